@@ -1,0 +1,19 @@
+"""pyale: Accumulated Local Effects with the same numbers as R's ALEPlot and iml.
+
+Public surface
+--------------
+ALEPlot, ALEPlotResult
+    R's ``ALEPlot::ALEPlot`` (one feature or a pair).
+PredictionError
+    Raised when the model fails or returns something ALE cannot use.
+
+Everything else lives in private modules.  ``import pyale`` imports neither
+matplotlib nor rpy2.
+"""
+
+from ._aleplot import ALEPlot, ALEPlotResult
+from ._calls import PredictionError
+
+__all__ = ["ALEPlot", "ALEPlotResult", "PredictionError", "__version__"]
+
+__version__ = "0.1.0"

@@ -1,0 +1,129 @@
+"""Calling the user's model safely.
+
+Every prediction pyale asks for goes through :class:`ModelCaller`: it calls
+the model on a DataFrame (in chunks when a row bound is set), and checks that
+the answer is a finite numeric array with one row per row of the frame.  A
+model that raises is re-raised as :class:`PredictionError` with the context
+(which function, how many rows, for what) and the original exception chained.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["PredictionError", "ModelCaller"]
+
+
+class PredictionError(RuntimeError):
+    """The model failed, or returned something ALE cannot use."""
+
+
+class ModelCaller:
+    """Wrap ``predict(frame)`` with checks, chunking and a call log.
+
+    Parameters
+    ----------
+    predict : callable
+        ``predict(frame) -> array-like``.
+    name : str
+        How messages name the function (e.g. ``"pred_fun"``).
+    max_rows : int or None
+        At most this many rows per call; ``None`` sends each frame whole.
+    single_output : bool
+        Require one number per row (ALEPlot).  Otherwise a 2-D answer gives
+        one output per column.
+    """
+
+    def __init__(
+        self,
+        predict: Callable[[pd.DataFrame], object],
+        *,
+        name: str,
+        max_rows: int | None = None,
+        single_output: bool = True,
+    ):
+        self._predict = predict
+        self.name = name
+        self.max_rows = max_rows
+        self.single_output = single_output
+        self.output_names: list | None = None
+        self.calls = 0
+        self.rows = 0
+
+    def __call__(self, frame: pd.DataFrame, purpose: str) -> np.ndarray:
+        """Predict ``frame``; returns float64 of shape ``(len(frame), n_outputs)``."""
+        n = frame.shape[0]
+        if n == 0:
+            width = 1 if self.output_names is None else len(self.output_names)
+            return np.empty((0, width))
+        if self.max_rows is None or n <= self.max_rows:
+            return self._checked(frame, purpose)
+        parts = [
+            self._checked(frame.iloc[start : start + self.max_rows], purpose)
+            for start in range(0, n, self.max_rows)
+        ]
+        return np.concatenate(parts, axis=0)
+
+    def _checked(self, frame: pd.DataFrame, purpose: str) -> np.ndarray:
+        n = frame.shape[0]
+        try:
+            raw = self._predict(frame)
+        except Exception as exc:
+            raise PredictionError(
+                f"{self.name} raised {type(exc).__name__} while predicting {n} row(s) "
+                f"for {purpose}: {exc}"
+            ) from exc
+        self.calls += 1
+        self.rows += n
+        names = None
+        if isinstance(raw, pd.DataFrame):
+            names = list(raw.columns)
+            raw = raw.to_numpy()
+        elif isinstance(raw, pd.Series):
+            raw = raw.to_numpy()
+        try:
+            out = np.asarray(raw)
+        except Exception as exc:  # noqa: BLE001 - anything unconvertible is a bad answer
+            raise PredictionError(
+                f"{self.name} returned a {type(raw).__name__} that is not array-like."
+            ) from exc
+        if out.dtype.kind not in "biuf":
+            raise PredictionError(
+                f"{self.name} must return numbers; got values of dtype {out.dtype} "
+                f"(e.g. {out.ravel()[:1].tolist()!r}) for {purpose}."
+            )
+        if out.ndim == 0 or out.ndim > 2:
+            raise PredictionError(
+                f"{self.name} must return a 1-D array of {n} numbers; got shape {out.shape}."
+            )
+        if out.ndim == 2 and self.single_output and out.shape[1] != 1:
+            raise PredictionError(
+                f"{self.name} must return one number per row; got shape {out.shape} "
+                f"for {n} row(s)."
+            )
+        if out.shape[0] != n:
+            raise PredictionError(
+                f"{self.name} returned {out.shape[0]} value(s) for {n} row(s) of newdata "
+                f"({purpose}); it must return one per row."
+            )
+        out = out.reshape(n, -1).astype(float, copy=False)
+        bad = ~np.isfinite(out)
+        if bad.any():
+            row = int(np.flatnonzero(bad.any(axis=1))[0])
+            raise PredictionError(
+                f"{self.name} returned {int(bad.any(axis=1).sum())} non-finite prediction(s) "
+                f"(NaN or inf; first at row {row} of {n}) for {purpose}."
+            )
+        if names is None:
+            names = [str(i) for i in range(out.shape[1])]
+        if self.output_names is None:
+            self.output_names = names
+        elif names != self.output_names:
+            raise PredictionError(
+                f"{self.name} changed its outputs between calls: first {self.output_names!r}, "
+                f"now {names!r}."
+            )
+        return out

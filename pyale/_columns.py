@@ -1,0 +1,252 @@
+"""How pyale reads a DataFrame column, and how it writes shifted copies.
+
+A feature is *numeric* (integer or floating dtypes) or *categorical* (a pandas
+``Categorical``, or an object/string column of strings).  Reading never
+changes the caller's frame; shifted copies are shallow copies with one or
+two columns replaced, so untouched columns are not copied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from pandas.api import types as ptypes
+
+from ._levels import Covariate
+
+__all__ = [
+    "Feature",
+    "read_feature",
+    "read_covariate",
+    "replace_columns",
+    "numeric_column_values",
+    "categorical_column_values",
+]
+
+
+@dataclass(frozen=True)
+class Feature:
+    """A feature column as the estimator core sees it.
+
+    Attributes
+    ----------
+    name : str
+        Column label.
+    categorical : bool
+        Whether the feature is categorical.
+    values : numpy.ndarray
+        float64 values (numeric features only).
+    codes : numpy.ndarray
+        0-based codes into ``levels`` (categorical features only).
+    levels : tuple
+        Levels that occur in the data, in the column's level order (unused
+        categories are dropped, as R's ``droplevels``).
+    ordered : bool
+        Whether the column is an ordered categorical.
+    integer : bool
+        Whether the column has an integer dtype.
+    """
+
+    name: object
+    categorical: bool
+    values: np.ndarray | None = None
+    codes: np.ndarray | None = None
+    levels: tuple = ()
+    ordered: bool = False
+    integer: bool = False
+
+
+def _is_string_column(series: pd.Series) -> bool:
+    if ptypes.is_string_dtype(series.dtype) and not ptypes.is_object_dtype(series.dtype):
+        return True
+    if not ptypes.is_object_dtype(series.dtype):
+        return False
+    present = series.dropna()
+    return all(isinstance(v, str) for v in present.to_numpy())
+
+
+def column_kind(series: pd.Series) -> str:
+    """Classify a column: 'numeric', 'categorical', 'bool', 'datetime' or 'other'."""
+    dtype = series.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        return "categorical"
+    if ptypes.is_bool_dtype(dtype):
+        return "bool"
+    if ptypes.is_datetime64_any_dtype(dtype) or ptypes.is_timedelta64_dtype(dtype):
+        return "datetime"
+    if ptypes.is_complex_dtype(dtype):
+        return "other"
+    if ptypes.is_numeric_dtype(dtype):
+        return "numeric"
+    if _is_string_column(series):
+        return "categorical"
+    return "other"
+
+
+def read_feature(series: pd.Series, *, label: str) -> Feature:
+    """Read a feature column, raising a clear error for what ALE cannot use.
+
+    Parameters
+    ----------
+    series : pandas.Series
+        The column.
+    label : str
+        How error messages introduce the column, e.g. ``"Column 'x' (J)"``.
+
+    Returns
+    -------
+    Feature
+    """
+    kind = column_kind(series)
+    if kind == "bool":
+        raise TypeError(
+            f"{label} is boolean; ALE needs a numeric or categorical feature. "
+            "Convert it with .astype(int) (numeric) or .astype('category') (categorical)."
+        )
+    if kind == "datetime":
+        raise TypeError(
+            f"{label} has dtype {series.dtype}; ALE of dates or durations is not supported. "
+            "Convert it to numbers (e.g. days since a reference date) first."
+        )
+    if kind == "other":
+        raise TypeError(
+            f"{label} has dtype {series.dtype} which is neither numeric nor categorical "
+            "(numbers, pandas Categorical, or strings)."
+        )
+    missing = series.isna().to_numpy()
+    if missing.any():
+        first = series.index[np.flatnonzero(missing)[0]]
+        raise ValueError(
+            f"{label} has {int(missing.sum())} missing value(s) (first at index {first!r}); "
+            "ALE needs complete data in the feature. Drop or impute those rows first."
+        )
+    if kind == "numeric":
+        values = series.to_numpy(dtype=float, na_value=np.nan)
+        bad = ~np.isfinite(values)
+        if bad.any():
+            position = int(np.flatnonzero(bad)[0])
+            raise ValueError(
+                f"{label} has {int(bad.sum())} infinite value(s) (first {values[position]!r} "
+                f"at index {series.index[position]!r}); ALE needs finite values."
+            )
+        return Feature(
+            name=series.name,
+            categorical=False,
+            values=values,
+            integer=ptypes.is_integer_dtype(series.dtype),
+        )
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        cat = series.array
+        used = np.unique(cat.codes)
+        levels = tuple(cat.categories[used])
+        remap = np.full(len(cat.categories), -1, dtype=np.int64)
+        remap[used] = np.arange(used.shape[0])
+        return Feature(
+            name=series.name,
+            categorical=True,
+            codes=remap[cat.codes],
+            levels=levels,
+            ordered=bool(series.dtype.ordered),
+        )
+    values = series.to_numpy(dtype=object)
+    levels, codes = np.unique(values.astype(str), return_inverse=True)
+    return Feature(
+        name=series.name,
+        categorical=True,
+        codes=codes.astype(np.int64).ravel(),
+        levels=tuple(str(v) for v in levels),
+    )
+
+
+def read_covariate(series: pd.Series) -> Covariate:
+    """Reduce another column to what the level distance needs.
+
+    Categorical and string columns use frequency tables; numeric, boolean
+    and date-time columns use their numeric values (the Kolmogorov-Smirnov
+    distance only depends on their order).
+    """
+    kind = column_kind(series)
+    if kind == "categorical":
+        if isinstance(series.dtype, pd.CategoricalDtype):
+            codes = np.asarray(series.array.codes, dtype=np.int64)
+            return Covariate(series.name, True, codes, len(series.dtype.categories))
+        present = series.notna().to_numpy()
+        codes = np.full(series.shape[0], -1, dtype=np.int64)
+        levels, inverse = np.unique(series.to_numpy(dtype=object)[present].astype(str), return_inverse=True)
+        codes[present] = inverse.ravel()
+        return Covariate(series.name, True, codes, len(levels))
+    if kind in ("numeric", "bool"):
+        values = series.to_numpy(dtype=float, na_value=np.nan)
+        return Covariate(series.name, False, np.where(np.isfinite(values), values, np.nan))
+    if kind == "datetime":
+        raw = series.to_numpy()
+        values = raw.view("int64").astype(float)
+        values[pd.isna(raw)] = np.nan
+        return Covariate(series.name, False, values)
+    raise TypeError(
+        f"Column {series.name!r} has dtype {series.dtype}; the categorical level ordering "
+        "can use numeric, boolean, date-time, categorical or string columns only."
+    )
+
+
+def numeric_column_values(series: pd.Series, values: np.ndarray):
+    """New values for a numeric column, in the column's dtype when that is lossless.
+
+    An integer column keeps its dtype when every new value is a whole number
+    (true for ALEPlot's and iml's data-quantile grids); otherwise it becomes
+    float64, as R turns an integer column into a double one.
+    """
+    dtype = series.dtype
+    if ptypes.is_integer_dtype(dtype) and np.all(np.mod(values, 1.0) == 0.0):
+        return pd.array(values.astype(np.int64), dtype=dtype) if not isinstance(
+            dtype, np.dtype
+        ) else values.astype(dtype)
+    if isinstance(dtype, np.dtype) and ptypes.is_float_dtype(dtype):
+        return values.astype(dtype, copy=False)
+    return values
+
+
+def categorical_column_values(series: pd.Series, feature: Feature, level_index: np.ndarray):
+    """New values for a categorical column given 0-based indices into ``feature.levels``.
+
+    A pandas Categorical keeps its full dtype (all categories, ordered or
+    not), so a model sees the same categories it was fitted with.
+    """
+    labels = np.empty(len(feature.levels), dtype=object)
+    labels[:] = list(feature.levels)
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        category_codes = series.dtype.categories.get_indexer(list(feature.levels))
+        return pd.Categorical.from_codes(category_codes[level_index], dtype=series.dtype)
+    return labels[level_index]
+
+
+def replace_columns(frame: pd.DataFrame, rows: np.ndarray | None, new_columns: dict) -> pd.DataFrame:
+    """A frame with some rows and some columns replaced, leaving ``frame`` untouched.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The caller's data (never modified).
+    rows : numpy.ndarray or None
+        Positions of the rows to keep (``None``: all rows).
+    new_columns : dict
+        Column label -> new values for the kept rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns in the original order; untouched columns are shared or
+        sliced, not deep-copied.
+    """
+    base = frame if rows is None else frame.take(rows)
+    data = {}
+    for position, name in enumerate(base.columns):
+        if name in new_columns:
+            data[name] = pd.Series(new_columns[name], index=base.index, name=name)
+        else:
+            data[name] = base.iloc[:, position]
+    out = pd.DataFrame(data, index=base.index, copy=False)
+    out.columns = base.columns
+    return out
