@@ -4,6 +4,8 @@ Public surface
 --------------
 ALEPlot, ALEPlotResult
     R's ``ALEPlot::ALEPlot`` (one feature or a pair).
+PDPlot, PDPlotResult
+    R's ``ALEPlot::PDPlot`` (one feature or a pair).
 PredictionError
     Raised when the model fails or returns something ALE cannot use.
 
@@ -11,9 +13,18 @@ Everything else lives in private modules.  ``import pyale`` imports neither
 matplotlib nor rpy2.
 """
 
-from ._aleplot import ALEPlot, ALEPlotResult
+from ._aleplot import ALEPlot
+from ._pdplot import PDPlot
+from ._results import ALEPlotResult, PDPlotResult
 from ._calls import PredictionError
 
-__all__ = ["ALEPlot", "ALEPlotResult", "PredictionError", "__version__"]
+__all__ = [
+    "ALEPlot",
+    "ALEPlotResult",
+    "PDPlot",
+    "PDPlotResult",
+    "PredictionError",
+    "__version__",
+]
 
 __version__ = "0.1.0"

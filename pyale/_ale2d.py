@@ -15,7 +15,6 @@ import pandas as pd
 
 from ._calls import ModelCaller
 from ._columns import Feature, categorical_column_values, numeric_column_values, replace_columns
-from ._nearest import nearest_reference
 from ._rbase import bin_right_closed
 
 __all__ = [
@@ -98,6 +97,8 @@ def fill_empty_cells(means: np.ndarray, coord1: np.ndarray, coord2: np.ndarray) 
     # Column-major enumeration, as R's which(arr.ind = TRUE).
     empty_j, empty_i = np.nonzero(empty.T)
     full_j, full_i = np.nonzero(~empty.T)
+    from ._nearest import nearest_reference
+
     reference = np.column_stack([coord1[full_i], coord2[full_j]])
     query = np.column_stack([coord1[empty_i], coord2[empty_j]])
     nearest = nearest_reference(reference, query)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Callable, Sequence
 
 import numpy as np
@@ -14,72 +14,12 @@ from ._calls import ModelCaller
 from ._columns import Feature, read_covariate, read_feature
 from ._grid import aleplot_edges
 from ._levels import level_distances, mds_level_order
+from ._results import ALEPlotResult
 from ._validation import check_bool, check_frame, check_int, resolve_column
 
 __all__ = ["ALEPlot", "ALEPlotResult", "resolve_level_order"]
 
 _CALLER = "ALEPlot"
-
-
-@dataclass(frozen=True)
-class ALEPlotResult:
-    """What ``ALEPlot`` returns: R's ``list(K, x.values, f.values)`` and more.
-
-    Attributes
-    ----------
-    K : int or tuple of int
-        Number of intervals (numeric) or levels (categorical) actually used;
-        a pair ``(K1, K2)`` for two features.
-    x_values : numpy.ndarray or list
-        Numeric: the ``K + 1`` interval edges.  Categorical: the level labels
-        in the order used.  Two features: a pair of those.
-    f_values : numpy.ndarray
-        The centred ALE at each of ``x_values`` (2-D for two features, rows
-        following the first feature).
-    feature : object or tuple
-        The column label(s).
-    kind : str
-        ``"numeric"``, ``"categorical"``, ``"numeric x numeric"`` or
-        ``"categorical x numeric"``.
-    counts : numpy.ndarray
-        Rows per interval or level (per cell for two features).
-    column_number : int or tuple of int
-        R's 1-based column number(s), used in the axis labels.
-    display : ALEDisplay or None
-        The drawn picture when ``plot=True``.
-    """
-
-    K: object
-    x_values: object
-    f_values: np.ndarray
-    feature: object
-    kind: str
-    counts: np.ndarray
-    column_number: object
-    empty_cells: np.ndarray | None = None
-    display: object = field(default=None, compare=False, repr=False)
-
-    def to_frame(self) -> pd.DataFrame:
-        """Tidy table: one row per grid point (per grid node for two features)."""
-        if isinstance(self.feature, tuple):
-            first, second = self.x_values
-            a, b = np.meshgrid(np.arange(len(first)), np.arange(len(second)), indexing="ij")
-            return pd.DataFrame(
-                {
-                    str(self.feature[0]): np.asarray(first, dtype=object)[a.ravel()]
-                    if self.kind.startswith("categorical")
-                    else np.asarray(first)[a.ravel()],
-                    str(self.feature[1]): np.asarray(second)[b.ravel()],
-                    "ale": self.f_values.ravel(),
-                }
-            )
-        return pd.DataFrame({str(self.feature): self.x_values, "ale": self.f_values})
-
-    def plot(self, ax=None, **kwargs):
-        """Draw the effect as ALEPlot does; returns an :class:`ALEDisplay`."""
-        from ._plot import ALEDisplay
-
-        return ALEDisplay(self).plot(ax=ax, **kwargs)
 
 
 def resolve_level_order(

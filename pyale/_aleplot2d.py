@@ -61,7 +61,8 @@ def _numeric_edges(feature, K):
 
 def aleplot_pair(X: pd.DataFrame, caller: ModelCaller, J, K: int, *, level_order, caller_name: str):
     """Compute ALEPlot's second-order effect and wrap it as an ALEPlotResult."""
-    from ._aleplot import ALEPlotResult, resolve_level_order
+    from ._aleplot import resolve_level_order
+    from ._results import ALEPlotResult
 
     names = resolve_pair(X, J, caller_name=caller_name)
     first, second = _read_pair(X, names, caller_name)
