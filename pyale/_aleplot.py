@@ -72,7 +72,7 @@ def _main_effect(X, caller, feature: Feature, K: int, level_order) -> MainEffect
     edges = aleplot_edges(feature.values, K)
     if edges.shape[0] < 2:
         raise ValueError(
-            f"Column {feature.name!r} (J) is constant ({edges[0]!r}); ALE is undefined for a "
+            f"Column {feature.name!r} (J) is constant ({float(edges[0])!r}); ALE is undefined for a "
             "constant feature because there is no interval to move it across."
         )
     return numeric_main_effect(X, feature, edges, caller)

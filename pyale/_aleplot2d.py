@@ -53,7 +53,7 @@ def _numeric_edges(feature, K):
     edges = aleplot_edges(feature.values, K)
     if edges.shape[0] < 2:
         raise ValueError(
-            f"Column {feature.name!r} is constant ({edges[0]!r}); ALE is undefined for a "
+            f"Column {feature.name!r} is constant ({float(edges[0])!r}); ALE is undefined for a "
             "constant feature because there is no interval to move it across."
         )
     return edges

@@ -128,7 +128,7 @@ def read_feature(series: pd.Series, *, label: str) -> Feature:
         if bad.any():
             position = int(np.flatnonzero(bad)[0])
             raise ValueError(
-                f"{label} has {int(bad.sum())} infinite value(s) (first {values[position]!r} "
+                f"{label} has {int(bad.sum())} infinite value(s) (first {float(values[position])!r} "
                 f"at index {series.index[position]!r}); ALE needs finite values."
             )
         return Feature(
@@ -140,7 +140,7 @@ def read_feature(series: pd.Series, *, label: str) -> Feature:
     if isinstance(series.dtype, pd.CategoricalDtype):
         cat = series.array
         used = np.unique(cat.codes)
-        levels = tuple(cat.categories[used])
+        levels = tuple(cat.categories[used].tolist())
         remap = np.full(len(cat.categories), -1, dtype=np.int64)
         remap[used] = np.arange(used.shape[0])
         return Feature(

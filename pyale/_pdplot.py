@@ -31,7 +31,7 @@ def _numeric_grid(feature: Feature, K: int, which: str) -> tuple[np.ndarray, np.
     low, high = feature.values.min(), feature.values.max()
     if low == high:
         raise ValueError(
-            f"Column {feature.name!r} ({which}) is constant ({low!r}); partial dependence "
+            f"Column {feature.name!r} ({which}) is constant ({float(low)!r}); partial dependence "
             "over its range is undefined."
         )
     if K < 2:
