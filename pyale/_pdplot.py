@@ -34,11 +34,9 @@ def _numeric_grid(feature: Feature, K: int, which: str) -> tuple[np.ndarray, np.
             f"Column {feature.name!r} ({which}) is constant ({float(low)!r}); partial dependence "
             "over its range is undefined."
         )
-    if K < 2:
-        raise ValueError(
-            f"The 'K' parameter of {_CALLER} must be an int >= 2 for numeric column "
-            f"{feature.name!r} ({which}). Got {K!r} instead (R's PDPlot fails with K = 1)."
-        )
+    if K == 1:
+        # R: seq(min, max, length.out = 1) is the minimum; one grid value, centred to 0.
+        return np.array([low]), np.zeros(feature.values.shape[0], dtype=np.int64)
     grid = r_seq(low, high, K)
     breaks = np.concatenate(([low - (grid[1] - grid[0])], grid))
     bins = bin_right_closed(feature.values, breaks)
@@ -174,7 +172,7 @@ def PDPlot(
     ``cut(x, c(min - step, grid), include.lowest = TRUE)`` for a numeric
     feature and level frequencies for a categorical one; a pair has both
     main effects and a count-weighted constant removed, as ALEPlot 1.1.
-    ``K`` must be at least 2 for a numeric feature (R fails with 1).
+    With ``K = 1`` the grid is the minimum alone and the centred curve is 0, as in R.
 
     References
     ----------

@@ -244,9 +244,10 @@ def test_pdplot_rows_per_call_batches_grid_points():
     assert_allclose(res.f_values, single.f_values, rtol=1e-14, atol=1e-14)
 
 
-def test_pdplot_needs_two_grid_values():
-    with pytest.raises(ValueError, match=re.escape("The 'K' parameter of PDPlot must be an int >= 2 for numeric column 'x' (J)")):
-        _call(function=PDPlot, J="x", K=1)
+def test_pdplot_single_grid_value_is_the_minimum_centred_to_zero():
+    res = _call(function=PDPlot, J="x", K=1)
+    assert_array_equal(res.x_values, [X["x"].min()])
+    assert_allclose(res.f_values, [0.0], rtol=0, atol=1e-12)
 
 
 def test_to_frame_is_tidy():
