@@ -2,6 +2,8 @@
 
 Public surface
 --------------
+ale, ALEResult
+    The Pythonic front door: any fitted model, ALEPlot's or iml's conventions.
 ALEPlot, ALEPlotResult
     R's ``ALEPlot::ALEPlot`` (one feature or a pair).
 PDPlot, PDPlotResult
@@ -13,12 +15,15 @@ Everything else lives in private modules.  ``import pyale`` imports neither
 matplotlib nor rpy2.
 """
 
+from ._ale import ALEResult, ale
 from ._aleplot import ALEPlot
 from ._pdplot import PDPlot
 from ._results import ALEPlotResult, PDPlotResult
 from ._calls import PredictionError
 
 __all__ = [
+    "ale",
+    "ALEResult",
     "ALEPlot",
     "ALEPlotResult",
     "PDPlot",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["ALEDisplay"]
+__all__ = ["ALEDisplay", "ResultDisplay"]
 
 
 def _labels(result):
@@ -140,3 +140,74 @@ def _r_heat_colors():
          "#F28400", "#ED6200", "#E13C00", "#C32200", "#A20706", "#7D0025"],
         name="r_image",
     )
+
+
+class ResultDisplay:
+    """Draw an :class:`~pyale.ALEResult`: every output for one feature, one output for a pair.
+
+    Attributes
+    ----------
+    ax_, figure_ : matplotlib objects
+    lines_ : list of Line2D
+        One per output (numeric feature).
+    bars_ : list of BarContainer
+        One per output (categorical feature).
+    pair_ : ALEDisplay
+        The drawing of a pair (image and contours).
+    """
+
+    def __init__(self, result):
+        self.result = result
+        self.ax_ = None
+        self.figure_ = None
+        self.lines_ = []
+        self.bars_ = []
+        self.pair_ = None
+
+    def plot(self, ax=None, *, output=None, **kwargs):
+        """Draw into ``ax`` (a new figure when None); returns ``self``."""
+        import matplotlib.pyplot as plt
+
+        from ._results import ALEPlotResult
+
+        result = self.result
+        if ax is None:
+            _, ax = plt.subplots(figsize=(6, 4.5))
+        self.ax_, self.figure_ = ax, ax.figure
+        outputs = list(result.outputs)
+        if len(result.features) == 2:
+            position = 0 if output is None else outputs.index(output)
+            view = ALEPlotResult(
+                K=None, x_values=tuple(list(g) if isinstance(g, tuple) else g for g in result.grid),
+                f_values=result.effects[..., position], feature=tuple(result.features),
+                kind=result.kind, counts=result.counts, column_number=tuple(str(f) for f in result.features),
+                empty_cells=result.empty_cells,
+            )
+            self.pair_ = ALEDisplay(view).plot(ax=ax, **kwargs)
+            ax.set_xlabel(str(result.features[0]))
+            ax.set_ylabel(str(result.features[1]))
+            if len(outputs) > 1:
+                ax.set_title(str(outputs[position]))
+            return self
+        name = result.features[0]
+        grid = result.grid[0]
+        if result.kind == "categorical":
+            positions = np.arange(len(grid))
+            width = 0.8 / len(outputs)
+            for k, label in enumerate(outputs):
+                self.bars_.append(
+                    ax.bar(positions + (k - (len(outputs) - 1) / 2) * width, result.effects[:, k],
+                           width=width, label=str(label), **kwargs)
+                )
+            ax.set_xticks(positions)
+            ax.set_xticklabels([str(v) for v in grid], rotation=90)
+            ax.axhline(0.0, color="black", linewidth=0.8)
+        else:
+            for k, label in enumerate(outputs):
+                (line,) = ax.plot(grid, result.effects[:, k], label=str(label), **kwargs)
+                self.lines_.append(line)
+        if len(outputs) > 1:
+            ax.legend(title="output")
+        ax.set_xlabel(str(name))
+        ax.set_ylabel(f"ALE of {name}")
+        return self

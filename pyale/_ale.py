@@ -1,0 +1,298 @@
+"""``pyale.ale``: the Pythonic front door.
+
+Hand over a fitted model (scikit-learn, statsmodels, R through rpy2, or any
+callable) and a DataFrame; choose whose conventions to follow.  The numbers
+come from the same core as :func:`pyale.ALEPlot` (``conventions="aleplot"``)
+or iml's ``FeatureEffect`` (``conventions="iml"``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ._adapters import adapt_model
+from ._ale1d import categorical_main_effect, numeric_main_effect
+from ._ale2d import categorical_numeric_pair_effect, numeric_pair_effect
+from ._aleplot import resolve_level_order
+from ._aleplot2d import resolve_pair
+from ._calls import ModelCaller, PredictionError
+from ._columns import read_feature
+from ._grid import aleplot_edges, iml_edges
+from ._validation import check_frame, check_int, resolve_column
+
+__all__ = ["ale", "ALEResult"]
+
+_CALLER = "ale"
+_CONVENTIONS = ("aleplot", "iml")
+
+
+@dataclass(frozen=True)
+class ALEResult:
+    """Accumulated local effects of one feature or a pair, for every model output.
+
+    Attributes
+    ----------
+    features : tuple
+        One or two column labels.
+    kind : str
+        ``"numeric"``, ``"categorical"``, ``"numeric x numeric"`` or
+        ``"categorical x numeric"``.
+    grid : tuple
+        Per feature: interval edges (numeric) or level labels in the order used.
+    effects : numpy.ndarray
+        Centred ALE at every grid point (node for pairs) and output: shape
+        ``grid shape + (n_outputs,)``.
+    outputs : tuple
+        Output names (class labels for a classifier; ``("yhat",)`` for one output).
+    counts : numpy.ndarray
+        Rows per interval, level, or cell.
+    level_order : tuple or None
+        Levels of the categorical feature in the order used.
+    empty_cells : numpy.ndarray or None
+        Pairs: cells without rows, whose local effect was borrowed from the
+        nearest non-empty cell.
+    conventions : str
+        ``"aleplot"`` or ``"iml"``.
+    """
+
+    features: tuple
+    kind: str
+    grid: tuple
+    effects: np.ndarray
+    outputs: tuple
+    counts: np.ndarray
+    level_order: tuple | None
+    empty_cells: np.ndarray | None
+    conventions: str
+
+    def to_frame(self) -> pd.DataFrame:
+        """Tidy long table: one row per grid point (node) and output."""
+        shape = self.effects.shape[:-1]
+        index = np.indices(shape).reshape(len(shape), -1)
+        n_out = len(self.outputs)
+        columns = {}
+        for axis, (name, values) in enumerate(zip(self.features, self.grid)):
+            labels = np.empty(len(values), dtype=object)
+            labels[:] = list(values)
+            column = labels[index[axis]]
+            if self.kind.split(" x ")[axis] == "numeric":
+                column = column.astype(float)
+            columns[name] = np.repeat(column, n_out)
+        outputs = np.empty(n_out, dtype=object)
+        outputs[:] = list(self.outputs)
+        columns["output"] = np.tile(outputs, index.shape[1])
+        columns["ale"] = self.effects.reshape(-1)
+        return pd.DataFrame(columns)
+
+    def plot(self, ax=None, *, output=None, **kwargs):
+        """Draw the effect (all outputs for one feature; one output for a pair)."""
+        from ._plot import ResultDisplay
+
+        return ResultDisplay(self).plot(ax=ax, output=output, **kwargs)
+
+
+def _intervals(values, feature, conventions, n_intervals, grid):
+    if grid is not None:
+        edges = np.unique(np.asarray(grid, dtype=float))
+        if edges.shape[0] < 2 or not np.all(np.isfinite(edges)):
+            raise ValueError(
+                f"The 'grid' parameter of {_CALLER} must hold at least two distinct finite values "
+                f"for column {feature.name!r}. Got {grid!r} instead."
+            )
+        if values.min() < edges[0] or values.max() > edges[-1]:
+            raise ValueError(
+                f"The 'grid' parameter of {_CALLER} must cover column {feature.name!r} "
+                f"([{float(values.min())!r}, {float(values.max())!r}]). Got edges from "
+                f"{float(edges[0])!r} to {float(edges[-1])!r}."
+            )
+        counts = np.bincount(np.searchsorted(edges, values, side="left").clip(1) - 1, minlength=edges.size - 1)
+        if (counts == 0).any():
+            empty = int(np.flatnonzero(counts == 0)[0])
+            raise ValueError(
+                f"The 'grid' parameter of {_CALLER} leaves interval ({float(edges[empty])!r}, "
+                f"{float(edges[empty + 1])!r}] of column {feature.name!r} without rows; "
+                "ALE needs at least one row per interval."
+            )
+        return edges
+    if conventions == "aleplot":
+        edges = aleplot_edges(values, 40 if n_intervals is None else n_intervals)
+    else:
+        edges = iml_edges(values, 20 if n_intervals is None else n_intervals, integer=feature.integer)
+    if edges.shape[0] < 2:
+        raise ValueError(
+            f"Column {feature.name!r} is constant ({float(edges[0])!r}); ALE is undefined for a "
+            "constant feature because there is no interval to move it across."
+        )
+    return edges
+
+
+def _one(X, caller, name, conventions, n_intervals, grid, level_order):
+    feature = read_feature(X[name], label=f"Column {name!r}")
+    if feature.categorical:
+        if len(feature.levels) < 2:
+            raise ValueError(
+                f"Column {name!r} has a single level {feature.levels[0]!r} in the data; ALE needs at "
+                "least two levels to measure a change."
+            )
+        order = resolve_level_order(X, feature, level_order, caller=_CALLER)
+        effect = categorical_main_effect(X, feature, order, caller)
+        return "categorical", (effect.grid,), effect.effects, effect.counts, effect.grid, None
+    edges = _intervals(feature.values, feature, conventions, n_intervals, grid)
+    effect = numeric_main_effect(X, feature, edges, caller)
+    return "numeric", (edges,), effect.effects, effect.counts, None, None
+
+
+def _pair(X, caller, names, conventions, n_intervals, grid, level_order):
+    if conventions == "iml":
+        from ._iml_bridge import iml_pair_for_ale
+
+        return iml_pair_for_ale(X, caller, names, n_intervals, grid)
+    names = resolve_pair(X, names, caller_name=_CALLER)
+    first = read_feature(X[names[0]], label=f"Column {names[0]!r}")
+    second = read_feature(X[names[1]], label=f"Column {names[1]!r}")
+    if first.categorical and second.categorical:
+        raise ValueError(
+            f"{_CALLER} does not support a pair of two categorical features {names!r}."
+        )
+    if second.categorical:
+        raise ValueError(
+            f"Column {names[1]!r} is categorical: with conventions='aleplot' the categorical feature "
+            f"comes first. Swap them: ({names[1]!r}, {names[0]!r})."
+        )
+    grid1, grid2 = (None, None) if grid is None else grid
+    edges2 = _intervals(second.values, second, conventions, n_intervals, grid2)
+    if first.categorical:
+        order = resolve_level_order(X, first, level_order, caller=_CALLER)
+        effect = categorical_numeric_pair_effect(X, first, order, second, edges2, caller)
+        kind = "categorical x numeric"
+        levels = effect.grid1
+    else:
+        edges1 = _intervals(first.values, first, conventions, n_intervals, grid1)
+        effect = numeric_pair_effect(X, first, second, edges1, edges2, caller)
+        kind = "numeric x numeric"
+        levels = None
+    return kind, (effect.grid1, effect.grid2), effect.effects, effect.counts, levels, effect.empty_cells
+
+
+def ale(
+    model: object,
+    X: pd.DataFrame,
+    features: object,
+    *,
+    conventions: str = "aleplot",
+    n_intervals: int | None = None,
+    grid: Sequence | None = None,
+    response: object | None = None,
+    level_order: Sequence | None = None,
+    max_rows_per_call: int | None = None,
+):
+    """Accumulated Local Effects of a fitted model.
+
+    Parameters
+    ----------
+    model : object
+        A fitted scikit-learn estimator or pipeline (classifiers explain
+        class probabilities), a statsmodels results object (formulas are
+        applied to the DataFrame), an R model through rpy2, or a callable
+        ``f(frame) -> predictions``.
+    X : pandas.DataFrame
+        The data the effects are estimated on.  Never modified.
+    features : column label, pair of labels, or list of those
+        One feature, a pair ``(a, b)``, or a list of such entries (then a
+        list of results is returned).  Labels may be column names or 0-based
+        positions.
+    conventions : {"aleplot", "iml"}, default "aleplot"
+        Whose numbers to reproduce: ``ALEPlot::ALEPlot`` (grid from
+        ``seq(1/K, 1, length.out = K)`` quantiles, K = 40 by default) or
+        iml's ``FeatureEffect`` (grid from ``seq(0, 1, length.out =
+        grid.size + 1)`` quantiles, rounded for integer columns, 20 by default).
+    n_intervals : int, optional
+        ALEPlot's ``K`` or iml's ``grid.size``.
+    grid : sequence, optional
+        User interval edges for a numeric feature (a pair of sequences for a
+        pair).  They must cover the data and leave no interval empty.
+    response : label or list, optional
+        For a classifier, the class(es) to explain (all by default).
+    level_order : sequence, optional
+        Impose the order of a categorical feature's levels.
+    max_rows_per_call : int, optional
+        At most this many rows per model call.
+
+    Returns
+    -------
+    ALEResult or list of ALEResult
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> X = pd.DataFrame({"x": np.arange(8.0), "g": list("abababab")})
+    >>> res = ale(lambda d: d["x"] * (d["g"] == "b"), X, "x", n_intervals=2)
+    >>> res.grid[0].tolist(), res.effects[:, 0].round(3).tolist()
+    ([0.0, 3.0, 7.0], [-1.625, -0.125, 1.875])
+    """
+    check_frame(X, param="X", caller=_CALLER)
+    if conventions not in _CONVENTIONS:
+        raise ValueError(
+            f"The 'conventions' parameter of {_CALLER} must be one of {list(_CONVENTIONS)!r}. "
+            f"Got {conventions!r} instead."
+        )
+    if n_intervals is not None:
+        n_intervals = check_int(n_intervals, param="n_intervals", caller=_CALLER, minimum=1)
+    if max_rows_per_call is not None:
+        max_rows_per_call = check_int(max_rows_per_call, param="max_rows_per_call", caller=_CALLER, minimum=1)
+    adapter = adapt_model(model, response=response)
+    caller = ModelCaller(adapter.predict, name=f"{type(model).__name__}.predict" if adapter.kind != "callable" else "model",
+                         max_rows=max_rows_per_call, single_output=False)
+    _probe(caller, X, model)
+
+    if isinstance(features, list):
+        return [
+            ale(model, X, entry, conventions=conventions, n_intervals=n_intervals, grid=grid,
+                response=response, level_order=level_order, max_rows_per_call=max_rows_per_call)
+            for entry in features
+        ]
+    if isinstance(features, tuple):
+        names = resolve_pair(X, features, caller_name=_CALLER)
+        kind, grids, effects, counts, levels, empty = _pair(
+            X, caller, names, conventions, n_intervals, grid, level_order
+        )
+    else:
+        names = (resolve_column(X, features, param="features", caller=_CALLER),)
+        kind, grids, effects, counts, levels, empty = _one(
+            X, caller, names[0], conventions, n_intervals, grid, level_order
+        )
+    outputs = adapter.output_names or caller.output_names
+    if outputs == ["0"]:
+        outputs = ["yhat"]
+    return ALEResult(
+        features=names,
+        kind=kind,
+        grid=tuple(tuple(g) if isinstance(g, tuple) else g for g in grids),
+        effects=effects,
+        outputs=tuple(outputs),
+        counts=counts,
+        level_order=None if levels is None else tuple(levels),
+        empty_cells=empty,
+        conventions=conventions,
+    )
+
+
+def _probe(caller: ModelCaller, X: pd.DataFrame, model: object) -> None:
+    """Predict two rows first, so a model that cannot read X fails with a useful message."""
+    try:
+        caller(X.iloc[:2], "a first check that the model can predict on X")
+    except PredictionError as exc:
+        expected = getattr(model, "feature_names_in_", None)
+        if expected is None and hasattr(model, "model") and hasattr(model.model, "exog_names"):
+            formula = getattr(model.model, "formula", None)
+            expected = [formula] if formula else model.model.exog_names
+        if expected is None:
+            raise
+        missing = [c for c in list(expected) if c not in X.columns]
+        detail = f" It expects columns {list(expected)!r}"
+        detail += f"; X lacks {missing!r}." if missing else "."
+        raise PredictionError(f"{exc}{detail}") from exc.__cause__

@@ -1,0 +1,126 @@
+"""Explain a model that still lives in R, from Python (needs R and the ``r`` extra).
+
+``pyale.r.RModel`` wraps an R model object (an rpy2 object, or a path to an
+``.rds`` file) so that pyale can call R's ``predict(model, newdata = ...)``
+on a pandas DataFrame.  Columns are converted exactly: float64 to double,
+integers to integer, pandas ``Categorical`` to ``factor`` with the same levels
+in the same order (ordered factors stay ordered), strings to character,
+booleans to logical.
+
+This module imports rpy2 when it is imported; ``import pyale`` does not.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from pandas.api import types as ptypes
+
+try:
+    import rpy2.robjects as _ro
+except ImportError as exc:  # pragma: no cover - exercised only without rpy2
+    raise ImportError(
+        "pyale.r needs rpy2 and R: install R, then `pip install \"pyale-r[r]\"`."
+    ) from exc
+except (ValueError, RuntimeError, OSError) as exc:  # pragma: no cover - rpy2 without R
+    raise ImportError(f"pyale.r could not start R through rpy2: {exc}") from exc
+
+__all__ = ["RModel", "to_r_dataframe", "r_version"]
+
+
+def r_version() -> str:
+    """R's version string, e.g. ``'R version 4.2.2 Patched (2022-11-10 r83330)'``."""
+    return str(_ro.r("R.version.string")[0])
+
+
+def _r_column(series: pd.Series):
+    name = series.name
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        codes = np.asarray(series.array.codes, dtype=np.int64) + 1
+        values = _ro.IntVector([int(c) if c > 0 else _ro.NA_Integer for c in codes])
+        levels = _ro.StrVector([str(c) for c in series.dtype.categories])
+        factor = _ro.r("function(codes, levels, ordered) factor(levels[codes], levels = levels, ordered = ordered)")
+        return factor(values, levels, bool(series.dtype.ordered))
+    if ptypes.is_bool_dtype(series.dtype):
+        return _ro.BoolVector(series.to_numpy().tolist())
+    if ptypes.is_integer_dtype(series.dtype):
+        values = series.to_numpy(dtype=float, na_value=np.nan)
+        if np.all(np.isnan(values) | (np.abs(values) < 2**31)):
+            return _ro.IntVector([_ro.NA_Integer if np.isnan(v) else int(v) for v in values])
+        return _ro.FloatVector(values)
+    if ptypes.is_numeric_dtype(series.dtype):
+        return _ro.FloatVector(series.to_numpy(dtype=float, na_value=np.nan))
+    if ptypes.is_object_dtype(series.dtype) or ptypes.is_string_dtype(series.dtype):
+        return _ro.StrVector([_ro.NA_Character if pd.isna(v) else str(v) for v in series.to_numpy(dtype=object)])
+    raise TypeError(
+        f"Column {name!r} has dtype {series.dtype}, which pyale.r cannot hand to R "
+        "(numbers, booleans, strings and Categorical only)."
+    )
+
+
+def to_r_dataframe(frame: pd.DataFrame):
+    """An R ``data.frame`` with the same columns, types and values as ``frame``.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+
+    Returns
+    -------
+    rpy2.robjects.DataFrame
+    """
+    columns = {str(name): _r_column(frame[name]) for name in frame.columns}
+    out = _ro.DataFrame(columns)
+    out.names = _ro.StrVector([str(name) for name in frame.columns])
+    return out
+
+
+class RModel:
+    """An R model called through R's ``predict``.
+
+    Parameters
+    ----------
+    model : rpy2 object or path
+        A fitted R model, or the path of an ``.rds`` file holding one.
+    **predict_args
+        Extra arguments for R's ``predict`` (e.g. ``type = "prob"`` for a
+        randomForest classifier, ``type = "response"`` for a glm).
+
+    Examples
+    --------
+    >>> import rpy2.robjects as ro                                  # doctest: +SKIP
+    >>> fit = ro.r("lm(mpg ~ wt + hp, data = mtcars)")              # doctest: +SKIP
+    >>> pyale.ale(RModel(fit), mtcars_frame, "wt")                  # doctest: +SKIP
+    """
+
+    def __init__(self, model, **predict_args):
+        if isinstance(model, (str, Path)):
+            path = Path(model)
+            if not path.is_file():
+                raise FileNotFoundError(f"No R model file at {str(path)!r}.")
+            model = _ro.r["readRDS"](str(path))
+        self.model = model
+        self.predict_args = predict_args
+        self._predict = _ro.r["predict"]
+
+    def __repr__(self) -> str:
+        cls = list(_ro.r["class"](self.model))
+        return f"RModel(class={cls!r}, predict_args={self.predict_args!r})"
+
+    def predict(self, frame: pd.DataFrame):
+        """R's ``predict(model, newdata = frame, ...)`` as a NumPy array or DataFrame.
+
+        A matrix answer (e.g. class probabilities) becomes a DataFrame whose
+        columns are R's column names.
+        """
+        answer = self._predict(self.model, newdata=to_r_dataframe(frame), **self.predict_args)
+        values = np.asarray(answer, dtype=float)
+        dims = _ro.r["dim"](answer)
+        if dims is not _ro.NULL and len(dims) == 2:
+            values = values.reshape(int(dims[0]), int(dims[1]), order="F") if values.ndim == 1 else values
+            names = _ro.r["colnames"](answer)
+            columns = list(names) if names is not _ro.NULL else [str(i) for i in range(values.shape[1])]
+            return pd.DataFrame(values, columns=columns, index=frame.index)
+        return values
