@@ -200,11 +200,13 @@ def numeric_column_values(series: pd.Series, values: np.ndarray):
     """
     dtype = series.dtype
     if ptypes.is_integer_dtype(dtype) and np.all(np.mod(values, 1.0) == 0.0):
-        return pd.array(values.astype(np.int64), dtype=dtype) if not isinstance(
-            dtype, np.dtype
-        ) else values.astype(dtype)
-    if isinstance(dtype, np.dtype) and ptypes.is_float_dtype(dtype):
-        return values.astype(dtype, copy=False)
+        if isinstance(dtype, np.dtype):
+            return values.astype(dtype)
+        return pd.array(values.astype(np.int64), dtype=dtype)
+    if isinstance(dtype, np.dtype) and ptypes.is_float_dtype(dtype) and dtype != np.float64:
+        narrowed = values.astype(dtype)
+        if np.array_equal(narrowed, values):
+            return narrowed
     return values
 
 
@@ -219,7 +221,7 @@ def categorical_column_values(series: pd.Series, feature: Feature, level_index: 
     if isinstance(series.dtype, pd.CategoricalDtype):
         category_codes = series.dtype.categories.get_indexer(list(feature.levels))
         return pd.Categorical.from_codes(category_codes[level_index], dtype=series.dtype)
-    return labels[level_index]
+    return pd.array(labels[level_index], dtype=series.dtype)
 
 
 def replace_columns(frame: pd.DataFrame, rows: np.ndarray | None, new_columns: dict) -> pd.DataFrame:

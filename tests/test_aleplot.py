@@ -267,3 +267,24 @@ def test_no_warning_in_the_ordinary_case():
         warnings.simplefilter("error")
         _call(J="g")
         _call(J=("g", "x"), K=6)
+
+
+@pytest.mark.parametrize(
+    "column, values",
+    [
+        ("s", X["s"].astype(object)),
+        ("x", X["x"].astype(np.float32)),
+        ("k", X["k"].astype("Int64")),
+        ("k", X["k"].astype(np.int16)),
+    ],
+)
+def test_newdata_keeps_unusual_dtypes(column, values):
+    data = _with(column, values)
+    seen = []
+
+    def spy(m, d):
+        seen.append(d.dtypes[column])
+        return model(m, d.astype({column: X[column].dtype}))
+
+    _call(X=data, J=column, pred_fun=spy)
+    assert seen and all(dtype == data.dtypes[column] for dtype in seen)
