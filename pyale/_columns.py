@@ -221,6 +221,8 @@ def categorical_column_values(series: pd.Series, feature: Feature, level_index: 
     if isinstance(series.dtype, pd.CategoricalDtype):
         category_codes = series.dtype.categories.get_indexer(list(feature.levels))
         return pd.Categorical.from_codes(category_codes[level_index], dtype=series.dtype)
+    if ptypes.is_object_dtype(series.dtype):
+        return labels[level_index]
     return pd.array(labels[level_index], dtype=series.dtype)
 
 
@@ -246,7 +248,9 @@ def replace_columns(frame: pd.DataFrame, rows: np.ndarray | None, new_columns: d
     data = {}
     for position, name in enumerate(base.columns):
         if name in new_columns:
-            data[name] = pd.Series(new_columns[name], index=base.index, name=name)
+            values = new_columns[name]
+            dtype = object if isinstance(values, np.ndarray) and values.dtype == object else None
+            data[name] = pd.Series(values, index=base.index, name=name, dtype=dtype)
         else:
             data[name] = base.iloc[:, position]
     out = pd.DataFrame(data, index=base.index, copy=False)
