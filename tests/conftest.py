@@ -25,7 +25,7 @@ class _RSession:
     def require(self, *packages: str) -> None:
         """Skip the calling test unless every R package is installed."""
         for name in packages:
-            ok = self.ro.r(f'suppressWarnings(requireNamespace("{name}", quietly = TRUE))')[0]
+            ok = self.ro.r(f'isTRUE(suppressWarnings(requireNamespace("{name}", quietly = TRUE)))')[0]
             if not ok:
                 pytest.skip(f"R package {name!r} is not installed in this R")
 
