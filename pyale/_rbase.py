@@ -174,10 +174,48 @@ def bin_right_closed(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
     """
     edges = np.asarray(edges, dtype=float)
     x = np.asarray(x, dtype=float)
-    index = np.searchsorted(edges, x, side="left") - 1
+    if x.shape[0] >= _TABLE_MIN_SIZE and edges.shape[0] >= 2:
+        index = _first_edge_at_or_above_by_table(edges, x) - 1
+    else:
+        index = np.searchsorted(edges, x, side="left") - 1
     index[x == edges[0]] = 0
     index[x < edges[0]] = -1
     return index.astype(np.int64, copy=False)
+
+
+_TABLE_MIN_SIZE = 50_000
+_CELLS_PER_EDGE = 64
+
+
+def _first_edge_at_or_above_by_table(edges: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """``np.searchsorted(edges, x, side="left")`` computed through a uniform lookup table.
+
+    Binary search over unsorted keys is memory-bound; instead each value is
+    mapped to one of many equal cells spanning the edges, and the table holds
+    the answer for the cell.  Values in or next to a cell that contains an
+    edge, or outside the edges, are answered by ``searchsorted`` itself, so
+    the result is identical to it (floating-point rounding of the cell index
+    can only move a value into a neighbouring cell).
+    """
+    low, high = edges[0], edges[-1]
+    n_cells = _CELLS_PER_EDGE * edges.shape[0]
+    scale = n_cells / (high - low)
+    starts = low + np.arange(n_cells + 1) / scale
+    table = np.searchsorted(edges, starts[:-1], side="left")
+    # Cells holding an edge, widened by one cell on each side.
+    holds = np.zeros(n_cells + 2, dtype=bool)
+    cell_of_edge = np.clip(np.searchsorted(starts, edges, side="right") - 1, 0, n_cells - 1)
+    for shift in (0, 1, 2):
+        holds[cell_of_edge + shift] = True
+    holds = holds[1:-1]
+    position = (x - low) * scale
+    inside = (position >= 0) & (position < n_cells)
+    cell = np.where(inside, position, 0).astype(np.intp)
+    result = table[cell]
+    exact = ~inside | holds[cell]
+    if exact.any():
+        result[exact] = np.searchsorted(edges, x[exact], side="left")
+    return result
 
 
 def ecdf_at(sample: np.ndarray, points: np.ndarray, *, presorted: bool = False) -> np.ndarray:

@@ -131,3 +131,27 @@ def test_matches_live_r(R, block):
     cases = rbase_cases.BUILDERS[block](rng, 30)
     for case in cases:
         _compare(case, rbase_cases.r_value(R.ro, case))
+
+
+@pytest.mark.parametrize("kind", ["normal", "rounded", "integers", "heavy-tailed", "edges-beyond-data"])
+def test_large_input_binning_is_identical_to_plain_searchsorted(kind):
+    # Above 50,000 values bin_right_closed answers through a lookup table; it
+    # must agree exactly with the plain rule, ties and edge values included.
+    rng = np.random.default_rng(len(kind))
+    x = {
+        "normal": rng.normal(size=200_000),
+        "rounded": np.round(rng.normal(size=200_000), 2),
+        "integers": rng.integers(-3, 4, size=200_000).astype(float),
+        "heavy-tailed": np.exp(5 * rng.normal(size=200_000)),
+        "edges-beyond-data": rng.normal(size=200_000),
+    }[kind]
+    for k in (1, 2, 7, 40, 97):
+        edges = np.unique(np.concatenate(([x.min()], _rbase.quantile_type1(x, _rbase.r_seq(1 / k, 1.0, k)))))
+        if kind == "edges-beyond-data":
+            edges = np.unique(np.concatenate((edges[1:-1], [-1.5, 0.0, 2.5])))
+        if edges.size < 2:
+            continue
+        plain = np.searchsorted(edges, x, side="left") - 1
+        plain[x == edges[0]] = 0
+        plain[x < edges[0]] = -1
+        assert_array_equal(_rbase.bin_right_closed(x, edges), plain)
