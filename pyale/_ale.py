@@ -18,9 +18,9 @@ from ._adapters import adapt_model
 from ._ale1d import categorical_main_effect, numeric_main_effect
 from ._ale2d import categorical_numeric_pair_effect, numeric_pair_effect
 from ._aleplot import resolve_level_order
-from ._aleplot2d import resolve_pair
+from ._aleplot2d import read_pair, resolve_pair
 from ._calls import ModelCaller, PredictionError
-from ._columns import read_feature
+from ._columns import read_feature, require_intervals, require_levels
 from ._grid import aleplot_edges, iml_edges
 from ._validation import check_frame, check_int, resolve_column
 
@@ -122,22 +122,13 @@ def _intervals(values, feature, conventions, n_intervals, grid):
         edges = aleplot_edges(values, 40 if n_intervals is None else n_intervals)
     else:
         edges = iml_edges(values, 20 if n_intervals is None else n_intervals, integer=feature.integer)
-    if edges.shape[0] < 2:
-        raise ValueError(
-            f"Column {feature.name!r} is constant ({float(edges[0])!r}); ALE is undefined for a "
-            "constant feature because there is no interval to move it across."
-        )
-    return edges
+    return require_intervals(edges, f"Column {feature.name!r}")
 
 
 def _one(X, caller, name, conventions, n_intervals, grid, level_order):
     feature = read_feature(X[name], label=f"Column {name!r}")
     if feature.categorical:
-        if len(feature.levels) < 2:
-            raise ValueError(
-                f"Column {name!r} has a single level {feature.levels[0]!r} in the data; ALE needs at "
-                "least two levels to measure a change."
-            )
+        require_levels(feature, f"Column {name!r}")
         order = resolve_level_order(X, feature, level_order, caller=_CALLER)
         effect = categorical_main_effect(X, feature, order, caller)
         return "categorical", (effect.grid,), effect.effects, effect.counts, effect.grid, None
@@ -151,18 +142,7 @@ def _pair(X, caller, names, conventions, n_intervals, grid, level_order):
         from ._iml_bridge import iml_pair_for_ale
 
         return iml_pair_for_ale(X, caller, names, n_intervals, grid)
-    names = resolve_pair(X, names, caller_name=_CALLER)
-    first = read_feature(X[names[0]], label=f"Column {names[0]!r}")
-    second = read_feature(X[names[1]], label=f"Column {names[1]!r}")
-    if first.categorical and second.categorical:
-        raise ValueError(
-            f"{_CALLER} does not support a pair of two categorical features {names!r}."
-        )
-    if second.categorical:
-        raise ValueError(
-            f"Column {names[1]!r} is categorical: with conventions='aleplot' the categorical feature "
-            f"comes first. Swap them: ({names[1]!r}, {names[0]!r})."
-        )
+    first, second = read_pair(X, names, caller_name=_CALLER)
     grid1, grid2 = (None, None) if grid is None else grid
     edges2 = _intervals(second.values, second, conventions, n_intervals, grid2)
     if first.categorical:

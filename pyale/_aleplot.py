@@ -11,7 +11,7 @@ import pandas as pd
 
 from ._ale1d import MainEffect, categorical_main_effect, numeric_main_effect
 from ._calls import ModelCaller
-from ._columns import Feature, read_covariate, read_feature
+from ._columns import Feature, read_covariate, read_feature, require_intervals, require_levels
 from ._grid import aleplot_edges
 from ._levels import level_distances, mds_level_order
 from ._results import ALEPlotResult
@@ -61,21 +61,33 @@ def resolve_level_order(
 
 
 def _main_effect(X, caller, feature: Feature, K: int, level_order) -> MainEffect:
+    label = f"Column {feature.name!r} (J)"
     if feature.categorical:
-        if len(feature.levels) < 2:
-            raise ValueError(
-                f"Column {feature.name!r} (J) has a single level {feature.levels[0]!r} in the data; "
-                "ALE needs at least two levels to measure a change."
-            )
+        require_levels(feature, label)
         order = resolve_level_order(X, feature, level_order, caller=_CALLER)
         return categorical_main_effect(X, feature, order, caller)
-    edges = aleplot_edges(feature.values, K)
-    if edges.shape[0] < 2:
-        raise ValueError(
-            f"Column {feature.name!r} (J) is constant ({float(edges[0])!r}); ALE is undefined for a "
-            "constant feature because there is no interval to move it across."
-        )
+    edges = require_intervals(aleplot_edges(feature.values, K), label)
     return numeric_main_effect(X, feature, edges, caller)
+
+
+def r_shaped_caller(X, X_model, pred_fun, K, plot, max_rows_per_call, *, caller_name: str):
+    """Validate the arguments ALEPlot and PDPlot share; returns (K, plot, rows bound, ModelCaller)."""
+    check_frame(X, param="X", caller=caller_name)
+    if not callable(pred_fun):
+        raise TypeError(
+            f"The 'pred_fun' parameter of {caller_name} must be callable as pred_fun(X_model, newdata). "
+            f"Got {type(pred_fun).__name__} instead."
+        )
+    K = check_int(K, param="K", caller=caller_name, minimum=1)
+    plot = check_bool(plot, param="plot", caller=caller_name)
+    if max_rows_per_call is not None:
+        max_rows_per_call = check_int(
+            max_rows_per_call, param="max_rows_per_call", caller=caller_name, minimum=1
+        )
+    caller = ModelCaller(
+        lambda newdata: pred_fun(X_model, newdata), name="pred_fun", max_rows=max_rows_per_call
+    )
+    return K, plot, max_rows_per_call, caller
 
 
 def ALEPlot(
@@ -160,22 +172,10 @@ def ALEPlot(
     >>> res.K, res.x_values.tolist()
     (3, [0.0, 3.0, 6.0, 9.0])
     """
-    check_frame(X, param="X", caller=_CALLER)
-    if not callable(pred_fun):
-        raise TypeError(
-            f"The 'pred_fun' parameter of {_CALLER} must be callable as pred_fun(X_model, newdata). "
-            f"Got {type(pred_fun).__name__} instead."
-        )
-    K = check_int(K, param="K", caller=_CALLER, minimum=1)
-    NA_plot = check_bool(NA_plot, param="NA_plot", caller=_CALLER)
-    plot = check_bool(plot, param="plot", caller=_CALLER)
-    if max_rows_per_call is not None:
-        max_rows_per_call = check_int(
-            max_rows_per_call, param="max_rows_per_call", caller=_CALLER, minimum=1
-        )
-    caller = ModelCaller(
-        lambda newdata: pred_fun(X_model, newdata), name="pred_fun", max_rows=max_rows_per_call
+    K, plot, max_rows_per_call, caller = r_shaped_caller(
+        X, X_model, pred_fun, K, plot, max_rows_per_call, caller_name=_CALLER
     )
+    NA_plot = check_bool(NA_plot, param="NA_plot", caller=_CALLER)
 
     pair = isinstance(J, (tuple, list, np.ndarray, pd.Index))
     if pair:

@@ -7,10 +7,11 @@ import pandas as pd
 
 from ._ale2d import categorical_numeric_pair_effect, numeric_pair_effect
 from ._calls import ModelCaller
+from ._columns import read_feature, require_intervals, require_levels
 from ._grid import aleplot_edges
 from ._validation import resolve_column
 
-__all__ = ["aleplot_pair", "resolve_pair"]
+__all__ = ["aleplot_pair", "read_pair", "resolve_pair"]
 
 
 def resolve_pair(X: pd.DataFrame, J: object, *, caller_name: str):
@@ -30,9 +31,8 @@ def resolve_pair(X: pd.DataFrame, J: object, *, caller_name: str):
     return names
 
 
-def _read_pair(X, names, caller_name):
-    from ._columns import read_feature
-
+def read_pair(X, names, caller_name):
+    """Read a pair of features: numeric x numeric or categorical x numeric, else a clear error."""
     first = read_feature(X[names[0]], label=f"Column {names[0]!r} (J[0])")
     second = read_feature(X[names[1]], label=f"Column {names[1]!r} (J[1])")
     if second.categorical:
@@ -49,14 +49,8 @@ def _read_pair(X, names, caller_name):
     return first, second
 
 
-def _numeric_edges(feature, K):
-    edges = aleplot_edges(feature.values, K)
-    if edges.shape[0] < 2:
-        raise ValueError(
-            f"Column {feature.name!r} is constant ({float(edges[0])!r}); ALE is undefined for a "
-            "constant feature because there is no interval to move it across."
-        )
-    return edges
+def _numeric_edges(feature, K, label):
+    return require_intervals(aleplot_edges(feature.values, K), f"Column {feature.name!r} ({label})")
 
 
 def aleplot_pair(X: pd.DataFrame, caller: ModelCaller, J, K: int, *, level_order, caller_name: str):
@@ -65,14 +59,10 @@ def aleplot_pair(X: pd.DataFrame, caller: ModelCaller, J, K: int, *, level_order
     from ._results import ALEPlotResult
 
     names = resolve_pair(X, J, caller_name=caller_name)
-    first, second = _read_pair(X, names, caller_name)
-    edges2 = _numeric_edges(second, K)
+    first, second = read_pair(X, names, caller_name)
+    edges2 = _numeric_edges(second, K, "J[1]")
     if first.categorical:
-        if len(first.levels) < 2:
-            raise ValueError(
-                f"Column {names[0]!r} (J[0]) has a single level {first.levels[0]!r} in the data; "
-                "ALE needs at least two levels to measure a change."
-            )
+        require_levels(first, f"Column {names[0]!r} (J[0])")
         order = resolve_level_order(X, first, level_order, caller=caller_name)
         effect = categorical_numeric_pair_effect(X, first, order, second, edges2, caller)
         # R paints the (level, interval) cells without rows, and only when some
@@ -86,7 +76,7 @@ def aleplot_pair(X: pd.DataFrame, caller: ModelCaller, J, K: int, *, level_order
                 f"The 'level_order' parameter of {caller_name} applies to a categorical feature; "
                 f"column {names[0]!r} is numeric."
             )
-        edges1 = _numeric_edges(first, K)
+        edges1 = _numeric_edges(first, K, "J[0]")
         effect = numeric_pair_effect(X, first, second, edges1, edges2, caller)
         painted = effect.empty_cells
         kind = "numeric x numeric"

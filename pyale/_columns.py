@@ -18,6 +18,8 @@ from ._levels import Covariate
 
 __all__ = [
     "Feature",
+    "require_levels",
+    "require_intervals",
     "read_feature",
     "read_covariate",
     "replace_columns",
@@ -56,6 +58,25 @@ class Feature:
     levels: tuple = ()
     ordered: bool = False
     integer: bool = False
+
+
+def require_levels(feature: Feature, label: str) -> None:
+    """Raise when a categorical feature has fewer than two levels in the data."""
+    if len(feature.levels) < 2:
+        raise ValueError(
+            f"{label} has a single level {feature.levels[0]!r} in the data; "
+            "ALE needs at least two levels to measure a change."
+        )
+
+
+def require_intervals(edges: np.ndarray, label: str) -> np.ndarray:
+    """Return ``edges``, raising when they span no interval (a constant column)."""
+    if edges.shape[0] < 2:
+        raise ValueError(
+            f"{label} is constant ({float(edges[0])!r}); ALE is undefined for a constant "
+            "feature because there is no interval to move it across."
+        )
+    return edges
 
 
 def _is_string_column(series: pd.Series) -> bool:

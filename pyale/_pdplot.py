@@ -8,13 +8,13 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from ._aleplot2d import resolve_pair
-from ._calls import ModelCaller
+from ._aleplot import r_shaped_caller
+from ._aleplot2d import read_pair, resolve_pair
 from ._columns import Feature, categorical_column_values, numeric_column_values, read_feature
 from ._pd import DEFAULT_ROWS_PER_CALL, grid_predictions
 from ._rbase import bin_right_closed, level_counts, r_seq
 from ._results import PDPlotResult
-from ._validation import check_bool, check_frame, check_int, resolve_column
+from ._validation import resolve_column
 
 __all__ = ["PDPlot"]
 
@@ -80,18 +80,7 @@ def _single(X, caller, name, K, rows_per_call):
 
 def _pair(X, caller, J, K, rows_per_call):
     names = resolve_pair(X, J, caller_name=_CALLER)
-    first = read_feature(X[names[0]], label=f"Column {names[0]!r} (J[0])")
-    second = read_feature(X[names[1]], label=f"Column {names[1]!r} (J[1])")
-    if second.categorical:
-        if first.categorical:
-            raise ValueError(
-                f"{_CALLER} does not support a pair of two categorical features "
-                f"({names[0]!r}, {names[1]!r})."
-            )
-        raise ValueError(
-            f"Column {names[1]!r} (J[1]) is categorical: {_CALLER} needs the categorical feature "
-            f"first. Swap them: J=({names[1]!r}, {names[0]!r})."
-        )
+    first, second = read_pair(X, names, caller_name=_CALLER)
     grid2, bins2 = _numeric_grid(second, K, "J[1]")
     if first.categorical:
         grid1 = list(first.levels)
@@ -187,20 +176,8 @@ def PDPlot(
     >>> res.x_values.tolist(), res.f_values.round(6).tolist()
     ([0.0, 3.0, 6.0, 9.0], [-10.8, -4.8, 1.2, 7.2])
     """
-    check_frame(X, param="X", caller=_CALLER)
-    if not callable(pred_fun):
-        raise TypeError(
-            f"The 'pred_fun' parameter of {_CALLER} must be callable as pred_fun(X_model, newdata). "
-            f"Got {type(pred_fun).__name__} instead."
-        )
-    K = check_int(K, param="K", caller=_CALLER, minimum=1)
-    plot = check_bool(plot, param="plot", caller=_CALLER)
-    if max_rows_per_call is not None:
-        max_rows_per_call = check_int(
-            max_rows_per_call, param="max_rows_per_call", caller=_CALLER, minimum=1
-        )
-    caller = ModelCaller(
-        lambda newdata: pred_fun(X_model, newdata), name="pred_fun", max_rows=max_rows_per_call
+    K, plot, max_rows_per_call, caller = r_shaped_caller(
+        X, X_model, pred_fun, K, plot, max_rows_per_call, caller_name=_CALLER
     )
     if isinstance(J, (tuple, list, np.ndarray, pd.Index)):
         result = _pair(X, caller, J, K, max_rows_per_call)

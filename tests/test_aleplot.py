@@ -112,8 +112,8 @@ def test_bad_feature_columns_get_clear_errors(data, J, error, message):
 @pytest.mark.parametrize(
     "J, message",
     [
-        (("x", "k"), "Column 'k' is constant (2.0)"),
-        (("g", "k"), "Column 'k' is constant (2.0)"),
+        (("x", "k"), "Column 'k' (J[1]) is constant (2.0)"),
+        (("g", "k"), "Column 'k' (J[1]) is constant (2.0)"),
     ],
 )
 def test_constant_column_in_a_pair_is_rejected(J, message):
