@@ -1,0 +1,244 @@
+"""Nearest reference point exactly as ``yaImpute::ann(ref, target, k = 1)``.
+
+ALEPlot 1.1 and iml 0.11.4 give each empty cell of a two-feature grid the
+value of the nearest non-empty cell, found with ``yaImpute::ann`` under its
+defaults: a kd-tree (``tree.type = "kd"``) built by the sliding-midpoint
+rule with one point per leaf, searched with ``search.type = "standard"`` and
+``eps = 0``.  Cell mid-points lie on a grid, so equal distances are the rule
+rather than the exception, and which of the tied cells wins is decided by the
+shape of ANN's tree.  This module rebuilds that tree and replays the search.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["nearest_reference"]
+
+# ANN's tolerance for "among the longest sides" in the sliding-midpoint rule.
+_LONG_SIDE = 1 - 0.001
+
+
+def nearest_reference(reference: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """Index of the nearest reference row for each query row, ties as yaImpute.
+
+    Mirrors ``yaImpute::ann(reference, query, k = 1)$knnIndexDist[, 1] - 1``
+    with the package defaults (kd tree, ``split.rule = "sl_midpt"``,
+    ``bucket.size = 1``, standard search, ``eps = 0``).
+
+    Distances are squared Euclidean, summed in double precision over the
+    coordinates in column order, as ANN sums them.
+
+    Tie rule: the search walks the kd-tree depth first, always entering the
+    child on the query's side of the cutting plane first (a query lying
+    exactly on the plane counts as being on the high side).  A point replaces
+    the current best only when it is strictly closer, so among equally near
+    points the first one this walk reaches wins.  The far child of a node is
+    entered only when its lower-bound box distance (updated incrementally, in
+    floating point, as ANN does) is strictly below the best distance so far.
+    Which tied point comes first therefore depends on the tree: it is neither
+    the lowest nor the highest row index in general, so the tree is rebuilt
+    with ANN's splitting rule and point permutations.
+
+    Parameters
+    ----------
+    reference : numpy.ndarray
+        ``(m, d)`` candidate points, ``m >= 1``.
+    query : numpy.ndarray
+        ``(q, d)`` points to look up.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(q,)`` 0-based row indices into ``reference``.
+
+    Examples
+    --------
+    The query sits halfway between both points and on the root's cutting
+    plane, so the high side is searched first and its point is kept:
+
+    >>> nearest_reference(np.array([[0.0, 0.0], [2.0, 0.0]]), np.array([[1.0, 0.0]]))
+    array([1])
+    """
+    reference = np.asarray(reference, dtype=np.float64)
+    query = np.asarray(query, dtype=np.float64)
+    if reference.ndim != 2 or query.ndim != 2 or reference.shape[1] != query.shape[1]:
+        raise ValueError("reference and query must be 2-D arrays with the same number of columns")
+    if reference.shape[0] == 0:
+        raise ValueError("reference must hold at least one point")
+    tree = _KdTree(reference)
+    return np.array([tree.nearest(row) for row in query.tolist()], dtype=np.intp)
+
+
+class _KdTree:
+    """ANN's kd-tree with sliding-midpoint splits and buckets of one point.
+
+    Nodes are stored in parallel lists; a leaf has ``point[node] >= 0`` and a
+    splitting node ``point[node] == -1``.
+    """
+
+    def __init__(self, points: np.ndarray):
+        self.points = points.tolist()
+        self.columns = points.T.tolist()
+        self.dim = points.shape[1]
+        self.box_lo = points.min(axis=0).tolist()
+        self.box_hi = points.max(axis=0).tolist()
+        self.point: list[int] = []
+        self.cut_dim: list[int] = []
+        self.cut_val: list[float] = []
+        self.side_lo: list[float] = []
+        self.side_hi: list[float] = []
+        self.child_lo: list[int] = []
+        self.child_hi: list[int] = []
+        self._build(list(range(points.shape[0])))
+
+    def _new_node(self) -> int:
+        for store, blank in (
+            (self.point, -1), (self.cut_dim, 0), (self.cut_val, 0.0), (self.side_lo, 0.0),
+            (self.side_hi, 0.0), (self.child_lo, -1), (self.child_hi, -1),
+        ):
+            store.append(blank)
+        return len(self.point) - 1
+
+    def _build(self, order: list[int]) -> None:
+        # Subtrees own disjoint slices of ``order``, so building them in any
+        # sequence gives the permutation a depth-first build would give.
+        root = self._new_node()
+        pending = [(root, 0, len(order), list(self.box_lo), list(self.box_hi))]
+        while pending:
+            node, start, stop, lo, hi = pending.pop()
+            count = stop - start
+            if count == 1:
+                self.point[node] = order[start]
+                continue
+            dim, cut, n_lo = self._split(order, start, count, lo, hi)
+            self.cut_dim[node] = dim
+            self.cut_val[node] = cut
+            self.side_lo[node] = lo[dim]
+            self.side_hi[node] = hi[dim]
+            left, right = self._new_node(), self._new_node()
+            self.child_lo[node] = left
+            self.child_hi[node] = right
+            left_hi = list(hi)
+            left_hi[dim] = cut
+            right_lo = list(lo)
+            right_lo[dim] = cut
+            pending.append((right, start + n_lo, stop, right_lo, hi))
+            pending.append((left, start, start + n_lo, lo, left_hi))
+
+    def _split(self, order, start, count, lo, hi):
+        """Sliding-midpoint cut of ``order[start:start + count]`` in place.
+
+        Returns the cutting dimension, the cutting value and how many points
+        (the first ones of the slice after partitioning) go to the low side.
+        """
+        longest = max(h - l for l, h in zip(lo, hi))
+        dim, widest = 0, -1.0
+        for d in range(self.dim):
+            if hi[d] - lo[d] >= _LONG_SIDE * longest:
+                values = [self.columns[d][i] for i in order[start:start + count]]
+                spread = max(values) - min(values)
+                if spread > widest:
+                    dim, widest = d, spread
+        column = self.columns[dim]
+        values = [column[i] for i in order[start:start + count]]
+        low, high = min(values), max(values)
+        ideal = (lo[dim] + hi[dim]) / 2
+        cut = min(max(ideal, low), high)
+        below, through = _plane_split(order, start, count, column, cut)
+        half = count // 2
+        if ideal < low:
+            n_lo = 1
+        elif ideal > high:
+            n_lo = count - 1
+        elif below > half:
+            n_lo = below
+        elif through < half:
+            n_lo = through
+        else:
+            n_lo = half
+        return dim, cut, n_lo
+
+    def nearest(self, q: list[float]) -> int:
+        """Replay ANN's standard k = 1 search for one query point."""
+        box = 0.0
+        for d in range(self.dim):
+            if q[d] < self.box_lo[d]:
+                t = self.box_lo[d] - q[d]
+                box = box + t * t
+            elif q[d] > self.box_hi[d]:
+                t = q[d] - self.box_hi[d]
+                box = box + t * t
+        best, best_index = math.inf, -1
+        # Entries are (node, box distance, visit only if still promising);
+        # a far child is tested against the best distance once its near
+        # sibling's subtree has been searched, as in the recursive search.
+        stack = [(0, box, False)]
+        while stack:
+            node, box, conditional = stack.pop()
+            if conditional and not box < best:
+                continue
+            index = self.point[node]
+            if index >= 0:
+                dist = 0.0
+                for qd, pd in zip(q, self.points[index]):
+                    t = qd - pd
+                    dist = dist + t * t
+                if dist < best or best_index < 0:
+                    best, best_index = dist, index
+                continue
+            dim = self.cut_dim[node]
+            cut_diff = q[dim] - self.cut_val[node]
+            if cut_diff < 0:
+                near, far = self.child_lo[node], self.child_hi[node]
+                box_diff = self.side_lo[node] - q[dim]
+            else:
+                near, far = self.child_hi[node], self.child_lo[node]
+                box_diff = q[dim] - self.side_hi[node]
+            if box_diff < 0:
+                box_diff = 0.0
+            far_box = box + (cut_diff * cut_diff - box_diff * box_diff)
+            stack.append((far, far_box, True))
+            stack.append((near, box, False))
+        return best_index
+
+
+def _plane_split(order: list[int], start: int, count: int, column: list[float], cut: float):
+    """Partition a slice of ``order`` into ``< cut``, ``== cut``, ``> cut`` in place.
+
+    Uses ANN's two-pass swapping partition, so points equal to the cut end
+    up in the same order as in ANN (this decides ties at the cutting plane).
+    Returns the two break positions, relative to ``start``.
+    """
+    def value(k):
+        return column[order[start + k]]
+
+    def swap(a, b):
+        order[start + a], order[start + b] = order[start + b], order[start + a]
+
+    left, right = 0, count - 1
+    while True:
+        while left < count and value(left) < cut:
+            left += 1
+        while right >= 0 and value(right) >= cut:
+            right -= 1
+        if left > right:
+            break
+        swap(left, right)
+        left += 1
+        right -= 1
+    below = left
+    right = count - 1
+    while True:
+        while left < count and value(left) <= cut:
+            left += 1
+        while right >= below and value(right) > cut:
+            right -= 1
+        if left > right:
+            break
+        swap(left, right)
+        left += 1
+        right -= 1
+    return below, left
