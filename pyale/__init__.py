@@ -10,6 +10,9 @@ PDPlot, PDPlotResult
     R's ``ALEPlot::PDPlot`` (one feature or a pair).
 PredictionError
     Raised when the model fails or returns something ALE cannot use.
+Predictor, FeatureEffect, FeatureEffects
+    iml's classes (``Predictor$new``, ``FeatureEffect$new``, ``FeatureEffects$new``)
+    with iml's ``results`` tables.
 
 Everything else lives in private modules.  ``import pyale`` imports neither
 matplotlib nor rpy2.
@@ -20,6 +23,8 @@ from ._aleplot import ALEPlot
 from ._pdplot import PDPlot
 from ._results import ALEPlotResult, PDPlotResult
 from ._calls import PredictionError
+from ._iml import FeatureEffect, FeatureEffects
+from ._iml_predictor import Predictor
 
 __all__ = [
     "ale",
@@ -29,6 +34,9 @@ __all__ = [
     "PDPlot",
     "PDPlotResult",
     "PredictionError",
+    "Predictor",
+    "FeatureEffect",
+    "FeatureEffects",
     "__version__",
 ]
 

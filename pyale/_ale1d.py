@@ -63,7 +63,12 @@ def _accumulate(local: np.ndarray) -> np.ndarray:
 
 
 def numeric_main_effect(
-    frame: pd.DataFrame, feature: Feature, edges: np.ndarray, caller: ModelCaller
+    frame: pd.DataFrame,
+    feature: Feature,
+    edges: np.ndarray,
+    caller: ModelCaller,
+    *,
+    empty_intervals: str = "error",
 ) -> MainEffect:
     """ALE of a numeric feature over the given interval edges.
 
@@ -72,8 +77,17 @@ def numeric_main_effect(
     the two predictions per interval is accumulated from 0 and centred by
     the count-weighted mean of the interval mid-values.
 
-    Every row must lie within ``[edges[0], edges[-1]]`` and every interval
-    must hold at least one row; front-ends guarantee both.
+    Every row must lie within ``[edges[0], edges[-1]]``; front-ends drop or
+    reject rows outside.
+
+    Parameters
+    ----------
+    empty_intervals : {"error", "zero"}, default "error"
+        What an interval without rows contributes.  ``"error"``: raise
+        ``ValueError`` (data-quantile grids never leave one empty).
+        ``"zero"``: a local effect of 0, so the curve is flat across it and
+        its zero count leaves the centring unchanged (what iml 0.11.4 means
+        to do for user grids with ``cumsum_na``).
     """
     n_intervals = edges.shape[0] - 1
     bins = bin_right_closed(feature.values, edges)
@@ -86,6 +100,15 @@ def numeric_main_effect(
     y_upper = caller(upper, purpose + " (rows at the upper interval edge)")
     del upper
     counts, local = group_means(bins, y_upper - y_lower, n_intervals)
+    empty = counts == 0
+    if empty.any():
+        if empty_intervals != "zero":
+            k = int(np.flatnonzero(empty)[0])
+            raise ValueError(
+                f"Interval ({float(edges[k])!r}, {float(edges[k + 1])!r}] of column "
+                f"{feature.name!r} holds no row; ALE needs at least one row per interval."
+            )
+        local = np.where(empty[:, None], 0.0, local)
     curve = _accumulate(local)
     mids = (curve[:-1] + curve[1:]) / 2
     centre = (mids * counts[:, None]).sum(axis=0) / counts.sum()

@@ -75,7 +75,9 @@ def cell_means(
     return counts.reshape(shape), means.reshape(shape + (values.shape[1],))
 
 
-def fill_empty_cells(means: np.ndarray, coord1: np.ndarray, coord2: np.ndarray) -> np.ndarray:
+def fill_empty_cells(
+    means: np.ndarray, coord1: np.ndarray, coord2: np.ndarray, *, row_major: bool = False
+) -> np.ndarray:
     """Give each empty cell the value of the nearest non-empty cell.
 
     Cells are points ``(coord1[i], coord2[j])``; candidates are taken in
@@ -88,15 +90,23 @@ def fill_empty_cells(means: np.ndarray, coord1: np.ndarray, coord2: np.ndarray) 
         ``(n1, n2, n_outputs)`` with NaN in empty cells.
     coord1, coord2 : numpy.ndarray
         Scaled positions of the cells along each axis.
+    row_major : bool, default False
+        Enumerate candidate cells along the second axis first (iml's
+        ``impute_cells`` keys its table by interval 1, then interval 2),
+        instead of ALEPlot's column-major order.  It decides exact ties.
     """
     empty = np.isnan(means[:, :, 0])
     if not empty.any():
         return means
     if empty.all():
         raise ValueError("No cell of the pair holds a row; the second-order effect is undefined.")
-    # Column-major enumeration, as R's which(arr.ind = TRUE).
-    empty_j, empty_i = np.nonzero(empty.T)
-    full_j, full_i = np.nonzero(~empty.T)
+    if row_major:
+        empty_i, empty_j = np.nonzero(empty)
+        full_i, full_j = np.nonzero(~empty)
+    else:
+        # Column-major enumeration, as R's which(arr.ind = TRUE).
+        empty_j, empty_i = np.nonzero(empty.T)
+        full_j, full_i = np.nonzero(~empty.T)
     from ._nearest import nearest_reference
 
     reference = np.column_stack([coord1[full_i], coord2[full_j]])
@@ -120,6 +130,18 @@ def _mid_scaled(edges: np.ndarray) -> np.ndarray:
     return (edges[:-1] + edges[1:]) / 2 / (edges[-1] - edges[0])
 
 
+def _mid_scaled_iml(edges: np.ndarray) -> np.ndarray:
+    """Cell mid-points over the range as iml 0.11.4's ``impute_cells``: (a + b) / (2 * range)."""
+    return (edges[:-1] + edges[1:]) / (2 * (edges[-1] - edges[0]))
+
+
+def _imputation_layout(conventions: str):
+    """(mid-point scaling, row-major candidates) for ALEPlot's or iml's nearest-cell search."""
+    if conventions == "iml":
+        return _mid_scaled_iml, True
+    return _mid_scaled, False
+
+
 def _weighted_sum(weights: np.ndarray, values: np.ndarray, axis: int) -> np.ndarray:
     return (weights[..., None] * values).sum(axis=axis)
 
@@ -131,8 +153,10 @@ def numeric_pair_effect(
     edges1: np.ndarray,
     edges2: np.ndarray,
     caller: ModelCaller,
+    *,
+    conventions: str = "aleplot",
 ) -> PairEffect:
-    """Second-order ALE of two numeric features, centred as ALEPlot 1.1.
+    """Second-order ALE of two numeric features, centred as ALEPlot 1.1 (and iml 0.11.4).
 
     Every row is moved to the four corners of its cell; the second-order
     difference is averaged per cell, empty cells borrow the nearest
@@ -157,7 +181,8 @@ def numeric_pair_effect(
     second_order = (corners["22"] - corners["21"]) - (corners["12"] - corners["11"])
     counts, means = cell_means(bins1, bins2, second_order, (k1, k2))
     empty = counts == 0
-    local = fill_empty_cells(means, _mid_scaled(edges1), _mid_scaled(edges2))
+    scaled, row_major = _imputation_layout(conventions)
+    local = fill_empty_cells(means, scaled(edges1), scaled(edges2), row_major=row_major)
     surface = accumulate_cells(local)
 
     # First-order effect of feature 1: differences across feature 1, averaged over
@@ -188,8 +213,13 @@ def categorical_numeric_pair_effect(
     second: Feature,
     edges2: np.ndarray,
     caller: ModelCaller,
+    *,
+    conventions: str = "aleplot",
 ) -> PairEffect:
     """Second-order ALE of a categorical (first) and a numeric (second) feature, as ALEPlot 1.1.
+
+    iml 0.11.4 removes the same first-order effects and constant; with
+    ``conventions="iml"`` only the nearest-cell search follows iml's layout.
 
     Rows below the highest level jump one level up, rows above the lowest
     jump one level down; each jump is crossed with the row's numeric
@@ -234,7 +264,8 @@ def categorical_numeric_pair_effect(
     jump_counts, means = cell_means(jumps, cells2, np.vstack([d_up, d_down]), (n_levels - 1, k2))
     empty = jump_counts == 0
     level_coord = np.arange(1, n_levels) / (n_levels - 1)
-    local = fill_empty_cells(means, level_coord, _mid_scaled(edges2))
+    scaled, row_major = _imputation_layout(conventions)
+    local = fill_empty_cells(means, level_coord, scaled(edges2), row_major=row_major)
     surface = accumulate_cells(local)  # (n_levels, k2 + 1, m)
 
     counts = np.bincount(rank * k2 + bins2, minlength=n_levels * k2).reshape(n_levels, k2)

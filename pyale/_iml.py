@@ -1,0 +1,417 @@
+"""``FeatureEffect`` and ``FeatureEffects``: iml 0.11.4's classes with its ``results``."""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ._columns import read_feature
+from ._iml_effects import (
+    ale_categorical_results,
+    ale_numeric_results,
+    iml_level_order,
+    numeric_ale_edges,
+    pd_grid,
+    pd_results,
+    rows_inside,
+)
+from ._iml_predictor import Predictor
+
+__all__ = ["FeatureEffect", "FeatureEffects"]
+
+_CALLER = "FeatureEffect"
+_METHODS = ("ale", "pdp", "ice", "pdp+ice")
+
+
+def _check_predictor(predictor: object, caller: str) -> Predictor:
+    if not isinstance(predictor, Predictor):
+        raise TypeError(
+            f"The 'predictor' parameter of {caller} must be a pyale.Predictor. "
+            f"Got {type(predictor).__name__} instead."
+        )
+    return predictor
+
+
+def _check_method(method: object, caller: str) -> str:
+    if method not in _METHODS:
+        raise ValueError(
+            f"The 'method' parameter of {caller} must be one of {list(_METHODS)!r}. Got {method!r} instead."
+        )
+    return method
+
+
+def _resolve_features(predictor: Predictor, feature: object) -> tuple:
+    """One or two feature labels (names, or 0-based positions among the features)."""
+    items = list(feature) if isinstance(feature, (list, tuple, np.ndarray, pd.Index)) else [feature]
+    if not 1 <= len(items) <= 2:
+        raise ValueError(
+            f"The 'feature' parameter of {_CALLER} must name one feature or a pair. "
+            f"Got {len(items)} items ({items!r}) instead."
+        )
+    names = []
+    for item in items:
+        if item in predictor.feature_names:
+            names.append(item)
+        elif isinstance(item, numbers.Integral) and not isinstance(item, bool) and 0 <= item < len(predictor.feature_names):
+            names.append(predictor.feature_names[int(item)])
+        else:
+            raise ValueError(
+                f"The 'feature' parameter of {_CALLER} must name features of the predictor's data "
+                f"(or 0-based positions). Got {item!r}; the features are {predictor.feature_names!r}."
+            )
+    if len(names) == 2 and names[0] == names[1]:
+        raise ValueError(
+            f"The 'feature' parameter of {_CALLER} must name two different features. Got {items!r}."
+        )
+    return tuple(names)
+
+
+def _check_grid_size(grid_size: object, n_features: int) -> tuple[int, ...]:
+    sizes = list(grid_size) if isinstance(grid_size, (list, tuple, np.ndarray)) else [grid_size]
+    if not 1 <= len(sizes) <= n_features:
+        raise ValueError(
+            f"The 'grid_size' parameter of {_CALLER} must hold one size, or one per feature "
+            f"({n_features}). Got {grid_size!r} instead."
+        )
+    out = []
+    for size in sizes:
+        if isinstance(size, (bool, np.bool_)) or not isinstance(size, numbers.Real) or float(size) != int(size):
+            raise TypeError(
+                f"The 'grid_size' parameter of {_CALLER} must be an int >= 1. Got {size!r} instead."
+            )
+        if size < 1:
+            raise ValueError(
+                f"The 'grid_size' parameter of {_CALLER} must be an int >= 1. Got {size!r} instead."
+            )
+        out.append(int(size))
+    return tuple(out * n_features if len(out) == 1 else out)
+
+
+class FeatureEffect:
+    """Accumulated local effects, partial dependence or ICE curves, as iml's ``FeatureEffect$new``.
+
+    Parameters
+    ----------
+    predictor : Predictor
+        The model and data.
+    feature : str, int, or pair of them
+        Feature name or **0-based** position among the predictor's features
+        (iml's are 1-based); a pair for a two-feature effect.
+    method : {"ale", "pdp", "ice", "pdp+ice"}, default "ale"
+    center_at : float or level, optional
+        PDP/ICE: subtract each curve's value at this point (added to the
+        grid when missing).  Ignored, with a warning, for ALE and pairs.
+    grid_size : int or pair of int, default 20
+        ALE: number of quantile intervals; PDP/ICE: number of equally spaced
+        grid points (iml's ``grid.size``).
+    grid_points : sequence, or pair of sequences, optional
+        User grid (iml's ``grid.points``); ALE intervals need not cover the
+        data: rows outside are left out with a warning.
+
+    Attributes
+    ----------
+    results : pandas.DataFrame
+        iml's ``results``: the same columns, column order, row order and types.
+    feature_name : str or tuple
+    feature_type : str or tuple
+        ``"numerical"``, ``"integer"`` or ``"categorical"``.
+    n_features : int
+    grid_size : tuple
+    method : str
+    center_at : object
+
+    Notes
+    -----
+    ALE of a numeric feature uses ``quantile(x, seq(0, 1, length.out =
+    grid.size + 1), type = 1)`` without repeats (rounded first for an
+    integer column); a categorical feature's levels are ordered by the
+    similarity of the other features (kept for an ordered Categorical).  PDP
+    grids are ``seq(min, max, length.out = grid.size)`` (rounded for
+    integers, repeats kept) or the values in order of appearance.  Where iml
+    fails or misaligns, pyale answers instead: see ``docs/deviations.md``.
+
+    References
+    ----------
+    Apley, D. W. and Zhu, J. (2020). Visualizing the effects of predictor
+    variables in black box supervised learning models. JRSS B 82(4).
+    Molnar, C., Casalicchio, G. and Bischl, B. (2018). iml: An R package for
+    Interpretable Machine Learning. JOSS 3(26).  iml 0.11.4.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> X = pd.DataFrame({"a": np.arange(10.0), "b": np.ones(10)})
+    >>> p = Predictor(predict_function=lambda newdata: 2 * newdata["a"], data=X)
+    >>> res = FeatureEffect(p, "a", grid_size=3).results
+    >>> res["a"].tolist(), res[".value"].round(6).tolist()
+    ([0.0, 3.0, 6.0, 9.0], [-8.4, -2.4, 3.6, 9.6])
+    """
+
+    def __init__(
+        self,
+        predictor: Predictor,
+        feature: object,
+        method: str = "ale",
+        center_at: object = None,
+        grid_size: int | Sequence[int] = 20,
+        grid_points: Sequence | None = None,
+    ):
+        self.predictor = _check_predictor(predictor, _CALLER)
+        self.method = _check_method(method, _CALLER)
+        names = _resolve_features(predictor, feature)
+        self.n_features = len(names)
+        self.grid_size = _check_grid_size(grid_size, self.n_features)
+        if center_at is not None and (method == "ale" or self.n_features == 2):
+            where = "ALE" if method == "ale" else "two features"
+            warnings.warn(
+                f"The 'center_at' parameter of {_CALLER} is ignored for {where}, as iml ignores it.",
+                UserWarning,
+                stacklevel=2,
+            )
+            center_at = None
+        if self.n_features == 2 and method in ("ice", "pdp+ice"):
+            raise ValueError(f"{_CALLER} does not compute ICE curves for two features (iml neither).")
+        if center_at is not None and not isinstance(center_at, (numbers.Real, str)):
+            raise TypeError(
+                f"The 'center_at' parameter of {_CALLER} must be a number (or a level of a "
+                f"categorical feature). Got {center_at!r} instead."
+            )
+        self.center_at = center_at
+        self.feature_name = names[0] if self.n_features == 1 else names
+        data = predictor.data
+        self._features = [read_feature(data[n], label=f"Feature {n!r}") for n in names]
+        self.feature_type = (
+            predictor.feature_types[names[0]] if self.n_features == 1
+            else tuple(predictor.feature_types[n] for n in names)
+        )
+        for f in self._features:
+            n_unique = len(f.levels) if f.categorical else np.unique(f.values).shape[0]
+            if n_unique < 2:
+                raise ValueError(
+                    f"Feature {f.name!r} has a single value in the data; its effect is undefined "
+                    "(iml: 'feature has only one unique value')."
+                )
+        self.grid_points = self._check_grid_points(grid_points)
+        if self.center_at is not None:
+            f = self._features[0]
+            if f.categorical and self.center_at not in f.levels:
+                raise ValueError(
+                    f"The 'center_at' parameter of {_CALLER} must be a level of feature {f.name!r} "
+                    f"({list(f.levels)!r}). Got {self.center_at!r} instead."
+                )
+            if not f.categorical and not isinstance(self.center_at, numbers.Real):
+                raise TypeError(
+                    f"The 'center_at' parameter of {_CALLER} must be a number for numeric feature "
+                    f"{f.name!r}. Got {self.center_at!r} instead."
+                )
+        self.effect = None
+        self.results = self._run()
+
+    def _check_grid_points(self, grid_points):
+        if grid_points is None:
+            return None
+        if self.n_features == 1:
+            points = [grid_points]
+        else:
+            points = list(grid_points)
+            if len(points) != 2:
+                raise ValueError(
+                    f"The 'grid_points' parameter of {_CALLER} must hold one sequence per feature "
+                    f"for a pair. Got {len(points)} instead."
+                )
+        checked = []
+        for f, p in zip(self._features, points):
+            values = list(p) if np.ndim(p) else [p]
+            if f.categorical:
+                checked.append(values)
+                continue
+            try:
+                array = np.asarray(values, dtype=float)
+            except (TypeError, ValueError) as exc:
+                raise TypeError(
+                    f"The 'grid_points' parameter of {_CALLER} must hold numbers for feature "
+                    f"{f.name!r}. Got {p!r} instead."
+                ) from exc
+            if array.shape[0] < 2 and self.method == "ale" or not np.all(np.isfinite(array)):
+                raise ValueError(
+                    f"The 'grid_points' parameter of {_CALLER} must hold at least two finite values "
+                    f"for feature {f.name!r}. Got {p!r} instead."
+                )
+            if self.method == "ale" and np.unique(array).shape[0] < 2:
+                raise ValueError(
+                    f"The 'grid_points' parameter of {_CALLER} must hold at least two distinct "
+                    f"values for feature {f.name!r}. Got {p!r} instead."
+                )
+            checked.append(array)
+        return checked[0] if self.n_features == 1 else checked
+
+    def _outputs_of(self):
+        return self.predictor.output_names
+
+    def _run(self) -> pd.DataFrame:
+        data = self.predictor.data
+        predict = self.predictor._outputs
+        if self.method == "ale":
+            if self.n_features == 2:
+                from ._iml_pairs import ale_pair_results
+
+                results, self.effect = ale_pair_results(self, data, predict)
+                return results
+            feature = self._features[0]
+            if feature.categorical:
+                order = iml_level_order(data, feature)
+                results, self.effect = ale_categorical_results(data, feature, order, predict, self._outputs_of)
+                return results
+            edges = numeric_ale_edges(feature, self.grid_size[0], self.grid_points)
+            if edges.shape[0] < 2:
+                raise ValueError(f"Feature {feature.name!r} has a single grid value; ALE is undefined.")
+            frame, (inside,), _ = rows_inside(data, [feature], [edges] if self.grid_points is not None else [None])
+            results, self.effect = ale_numeric_results(frame, inside, edges, predict, self._outputs_of)
+            return results
+        grids, indices = [], []
+        user = [self.grid_points] if self.n_features == 1 else (self.grid_points or [None, None])
+        for f, size, points in zip(self._features, self.grid_size, user):
+            anchor = self.center_at if self.n_features == 1 else None
+            grid, index = pd_grid(f, data[f.name], size, points, anchor)
+            grids.append(grid)
+            indices.append(index)
+        return pd_results(
+            data, self._features, grids, indices, predict, self._outputs_of,
+            method=self.method, anchor=self.center_at, batch_size=self.predictor.batch_size,
+        )
+
+    def predict(self, data, extrapolate: bool = False) -> np.ndarray:
+        """The effect curve at given feature values (iml's ``$predict``).
+
+        Parameters
+        ----------
+        data : pandas.DataFrame or array-like
+            A frame holding the feature, or the feature values.
+        extrapolate : bool, default False
+            Numeric feature: outside the grid, return NaN (False) or the
+            nearest end value (True).
+
+        Returns
+        -------
+        numpy.ndarray
+            Linear interpolation of the ALE/PDP curve (numeric feature), or
+            the value of each level (categorical; NaN for unknown levels).
+        """
+        if not isinstance(extrapolate, (bool, np.bool_)):
+            raise TypeError(f"The 'extrapolate' parameter of FeatureEffect.predict must be a bool. Got {extrapolate!r} instead.")
+        if self.n_features == 2:
+            raise ValueError("FeatureEffect.predict works for a single feature only (iml too).")
+        if ".class" in self.results.columns:
+            raise ValueError("FeatureEffect.predict works for a single model output only (iml too); use class_= in Predictor.")
+        if self.method == "ice":
+            raise ValueError("FeatureEffect.predict needs an ALE or PDP curve; method 'ice' has none.")
+        name = self.feature_name
+        values = data[name] if isinstance(data, pd.DataFrame) else data
+        curve = self.results[self.results[".type"].isin(["ale", "pdp"])]
+        if self._features[0].categorical:
+            lookup = dict(zip(curve[name].astype(object), curve[".value"]))
+            return np.array([lookup.get(v, np.nan) for v in np.asarray(values, dtype=object)], dtype=float)
+        x = np.asarray(values, dtype=float)
+        grid = curve[name].to_numpy(dtype=float)
+        order = np.argsort(grid, kind="stable")
+        out = np.interp(x, grid[order], curve[".value"].to_numpy(dtype=float)[order])
+        if not extrapolate:
+            out = np.where((x < grid.min()) | (x > grid.max()), np.nan, out)
+        return out
+
+    def plot(self, ax=None, *, rug: bool = True, show_data: bool = False, ylim=None):
+        """Draw the effect as iml's ``plot()``; returns a display object (matplotlib)."""
+        from ._plot_iml import FeatureEffectDisplay
+
+        return FeatureEffectDisplay(self).plot(ax=ax, rug=rug, show_data=show_data, ylim=ylim)
+
+    def __repr__(self) -> str:
+        return (
+            f"FeatureEffect(feature={self.feature_name!r}, method={self.method!r}, "
+            f"grid_size={self.grid_size!r}, rows={self.results.shape[0]})"
+        )
+
+
+class FeatureEffects:
+    """Effects of many features at once, as iml's ``FeatureEffects$new``.
+
+    Parameters
+    ----------
+    predictor : Predictor
+    features : list, optional
+        Feature names (all features by default).
+    method : {"ale", "pdp", "ice", "pdp+ice"}, default "ale"
+    center_at : float, optional
+    grid_size : int, default 20
+
+    Attributes
+    ----------
+    effects : dict
+        Feature name -> :class:`FeatureEffect`.
+    results : dict
+        Feature name -> its ``results`` with the feature column renamed
+        ``.borders`` and a ``.feature`` column added, as iml.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> X = pd.DataFrame({"a": np.arange(10.0), "b": np.arange(10.0) % 3})
+    >>> p = Predictor(predict_function=lambda newdata: newdata["a"] + newdata["b"], data=X)
+    >>> list(FeatureEffects(p, grid_size=2).results["b"].columns)
+    ['.type', '.value', '.borders', '.feature']
+    """
+
+    def __init__(
+        self,
+        predictor: Predictor,
+        features: Sequence | None = None,
+        method: str = "ale",
+        center_at: float | None = None,
+        grid_size: int = 20,
+    ):
+        caller = "FeatureEffects"
+        self.predictor = _check_predictor(predictor, caller)
+        self.method = _check_method(method, caller)
+        if features is None:
+            features = list(predictor.feature_names)
+        elif isinstance(features, str) or np.ndim(features) == 0:
+            features = [features]
+        unknown = [f for f in features if f not in predictor.feature_names]
+        if unknown:
+            raise ValueError(
+                f"The 'features' parameter of {caller} must name features of the predictor's data. "
+                f"Got unknown {unknown!r}; the features are {predictor.feature_names!r}."
+            )
+        self.features = list(features)
+        self.center_at = center_at
+        self.grid_size = grid_size
+        with warnings.catch_warnings():
+            if method == "ale" and center_at is not None:
+                warnings.warn(f"The 'center_at' parameter of {caller} is ignored for ALE, as iml ignores it.",
+                              UserWarning, stacklevel=2)
+                warnings.simplefilter("ignore", UserWarning)
+            self.effects = {
+                name: FeatureEffect(predictor, name, method=method, center_at=center_at, grid_size=grid_size)
+                for name in self.features
+            }
+        self.results = {name: self._long(name, effect.results) for name, effect in self.effects.items()}
+
+    @staticmethod
+    def _long(name, results: pd.DataFrame) -> pd.DataFrame:
+        out = results.rename(columns={name: ".borders"})
+        out[".feature"] = name
+        return out
+
+    def plot(self, features: Sequence | None = None, *, ncols: int | None = None, nrows: int | None = None,
+             fixed_y: bool = True, **kwargs):
+        """One panel per feature in a grid (3 columns by default), as iml's ``plot()``."""
+        from ._plot_iml import FeatureEffectsDisplay
+
+        return FeatureEffectsDisplay(self).plot(features=features, ncols=ncols, nrows=nrows, fixed_y=fixed_y, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"FeatureEffects(features={self.features!r}, method={self.method!r})"

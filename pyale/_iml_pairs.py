@@ -1,0 +1,95 @@
+"""iml's second-order ALE: numeric x numeric and numeric x categorical, in either order.
+
+The numbers come from the shared core in :mod:`pyale._ale2d` (iml removes
+the same first-order effects and constant as ALEPlot; only the nearest-cell
+search is laid out differently).  This module picks iml's grids, drops rows
+outside user grids, and lays the surface out as iml's ``results``: one row
+per grid node with the rectangle around it (``.right``, ``.left``,
+``.bottom``, ``.top``, named as iml names them: ``.bottom`` lies above
+``.top``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ._columns import read_feature
+from ._ale2d import categorical_numeric_pair_effect, numeric_pair_effect
+from ._iml_effects import class_column, iml_level_order, numeric_ale_edges, rows_inside
+
+__all__ = ["ale_pair_results"]
+
+
+def _half_steps(grid: np.ndarray) -> np.ndarray:
+    """Half the distance to each neighbour, with 0 beyond both ends (``K + 2`` values)."""
+    padded = np.concatenate(([grid[0]], grid, [grid[-1]]))
+    return 0.5 * np.diff(padded)
+
+
+def _long_surface(effects: np.ndarray, outputs: list, first_sides, second_sides, columns_after) -> pd.DataFrame:
+    """Rows output-major, then second axis, then first axis (iml's merge order)."""
+    n1, n2, n_outputs = effects.shape
+    i1 = np.tile(np.arange(n1), n2 * n_outputs)
+    i2 = np.tile(np.repeat(np.arange(n2), n1), n_outputs)
+    c = np.repeat(np.arange(n_outputs), n1 * n2)
+    out = {".type": np.full(i1.shape[0], "ale", dtype=object)}
+    if n_outputs > 1:
+        out[".class"] = class_column(outputs, c)
+    out[".ale"] = effects[i1, i2, c]
+    out[".right"], out[".left"] = first_sides[0][i1], first_sides[1][i1]
+    out[".bottom"], out[".top"] = second_sides[0][i2], second_sides[1][i2]
+    for name, values, axis in columns_after:
+        out[name] = values[i1 if axis == 0 else i2]
+    return pd.DataFrame(out)
+
+
+def ale_pair_results(effect_obj, data: pd.DataFrame, predict):
+    """iml's ``results`` for a pair of features; returns ``(frame, PairEffect)``."""
+    first, second = effect_obj._features
+    points = effect_obj.grid_points or [None, None]
+    sizes = effect_obj.grid_size
+    if first.categorical and second.categorical:
+        raise ValueError(
+            f"FeatureEffect does not compute ALE for two categorical features ({first.name!r}, "
+            f"{second.name!r}); iml 0.11.4 stops with 'ALE for two categorical features is not yet "
+            "implemented.'"
+        )
+    outputs_of = effect_obj._outputs_of
+    if not first.categorical and not second.categorical:
+        edges1 = numeric_ale_edges(first, sizes[0], points[0])
+        edges2 = numeric_ale_edges(second, sizes[1], points[1])
+        user = [edges1 if points[0] is not None else None, edges2 if points[1] is not None else None]
+        frame, (f1, f2), _ = rows_inside(data, [first, second], user)
+        effect = numeric_pair_effect(frame, f1, f2, edges1, edges2, predict, conventions="iml")
+        h1, h2 = _half_steps(edges1), _half_steps(edges2)
+        table = _long_surface(
+            effect.effects, outputs_of(),
+            (edges1 + h1[1:], edges1 - h1[:-1]), (edges2 + h2[1:], edges2 - h2[:-1]),
+            [(first.name, edges1, 0), (second.name, edges2, 1)],
+        )
+        return table, effect
+    cat, num = (first, second) if first.categorical else (second, first)
+    num_index = 1 if first.categorical else 0
+    edges = numeric_ale_edges(num, sizes[num_index], points[num_index])
+    user_grid = edges if points[num_index] is not None else None
+    frame, (num_in, _), _ = rows_inside(data, [num, cat], [user_grid, None])
+    cat_in = read_feature(frame[cat.name], label=f"Feature {cat.name!r}")
+    if len(cat_in.levels) < 2:
+        raise ValueError(
+            f"Feature {cat.name!r} has a single level among the rows within the grid; ALE across "
+            "its levels is undefined."
+        )
+    order = iml_level_order(frame, cat_in)
+    effect = categorical_numeric_pair_effect(frame, cat_in, order, num_in, edges, predict, conventions="iml")
+    levels = list(effect.grid1)
+    n_levels = len(levels)
+    position = np.arange(1, n_levels + 1, dtype=float)
+    h = _half_steps(edges)
+    label_column = pd.Categorical.from_codes(np.arange(n_levels), categories=levels)
+    table = _long_surface(
+        effect.effects, outputs_of(),
+        (position + 0.5, position - 0.5), (edges + h[1:], edges - h[:-1]),
+        [(num.name, edges, 1), (cat.name, label_column, 0)],
+    )
+    return table, effect

@@ -1,0 +1,265 @@
+"""``Predictor``: iml's wrapper of a model and the data it is explained on."""
+
+from __future__ import annotations
+
+import numbers
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+from pandas.api import types as ptypes
+
+from ._calls import ModelCaller
+from ._columns import column_kind
+from ._validation import check_frame, check_int
+
+__all__ = ["Predictor"]
+
+_CALLER = "Predictor"
+_SINGLE_OUTPUT = "..prediction"
+
+
+def _feature_type(series: pd.Series) -> str:
+    """iml's feature type of a column: 'numerical', 'integer' or 'categorical'."""
+    kind = column_kind(series)
+    if kind == "numeric":
+        return "integer" if ptypes.is_integer_dtype(series.dtype) else "numerical"
+    if kind == "categorical":
+        return "categorical"
+    raise TypeError(
+        f"The 'data' parameter of {_CALLER} has column {series.name!r} of dtype {series.dtype}; "
+        "iml accepts numeric, integer, categorical and string columns only "
+        "(convert booleans with .astype(int) or .astype('category'))."
+    )
+
+
+def _one_hot(labels: np.ndarray, classes: list) -> pd.DataFrame:
+    """Class labels as 0/1 columns, one per class (iml's ``factor_to_dataframe``)."""
+    position = {label: i for i, label in enumerate(classes)}
+    try:
+        codes = np.array([position[label] for label in labels], dtype=np.int64)
+    except KeyError as exc:
+        raise ValueError(f"the model predicted label {exc.args[0]!r}, which is not among {classes!r}") from exc
+    table = np.zeros((labels.shape[0], len(classes)))
+    table[np.arange(labels.shape[0]), codes] = 1.0
+    return pd.DataFrame(table, columns=[str(c) for c in classes])
+
+
+def _as_prediction_frame(raw: object, model: object) -> pd.DataFrame:
+    """Any model answer as a data frame with named numeric columns.
+
+    Column names follow iml's ``sanitizePrediction``: a vector becomes
+    ``..prediction``; an unnamed matrix ``..prediction.1``, ``..prediction.2``, ...
+    Class labels (strings or a Categorical) become one 0/1 column per class.
+    """
+    if isinstance(raw, pd.DataFrame):
+        if raw.shape[1] == 1 and not ptypes.is_numeric_dtype(raw.dtypes.iloc[0]):
+            raw = raw.iloc[:, 0]
+        else:
+            return raw.set_axis([str(c) for c in raw.columns], axis=1)
+    if isinstance(raw, pd.Series) and isinstance(raw.dtype, pd.CategoricalDtype):
+        return _one_hot(raw.to_numpy(dtype=object), list(raw.dtype.categories))
+    values = np.asarray(raw)
+    if values.dtype.kind in "OUSb" and values.ndim == 1:
+        classes = getattr(model, "classes_", None)
+        if classes is None:
+            classes = sorted(set(values.tolist()), key=str)
+        return _one_hot(values, list(np.asarray(classes).tolist()))
+    if values.ndim == 2 and values.shape[1] > 1:
+        return pd.DataFrame(values, columns=[f"{_SINGLE_OUTPUT}.{i + 1}" for i in range(values.shape[1])])
+    return pd.DataFrame({_SINGLE_OUTPUT: values.reshape(values.shape[0], -1)[:, 0] if values.ndim else values})
+
+
+def _prediction_function(model, predict_function, type_) -> Callable[[pd.DataFrame], pd.DataFrame]:
+    """iml's ``create_predict_fun``: which call answers ``newdata``."""
+    if predict_function is not None:
+        if model is None:
+            return lambda newdata: _as_prediction_frame(predict_function(newdata), None)
+        return lambda newdata: _as_prediction_frame(predict_function(model, newdata), model)
+    if type(model).__module__.startswith("rpy2."):
+        from .r import RModel
+
+        r_model = RModel(model) if type_ is None else RModel(model, type=type_)
+        return lambda newdata: _as_prediction_frame(r_model.predict(newdata), None)
+    if type_ == "prob":
+        if not hasattr(model, "predict_proba"):
+            raise TypeError(
+                f"The 'type' parameter of {_CALLER} is 'prob' but {type(model).__name__} has no "
+                "predict_proba method; pass predict_function= instead."
+            )
+
+        def predict(newdata):
+            proba = np.asarray(model.predict_proba(newdata))
+            classes = getattr(model, "classes_", None)
+            if classes is None:
+                return _as_prediction_frame(proba, model)
+            return pd.DataFrame(proba, columns=[str(c) for c in np.asarray(classes).tolist()])
+
+        return predict
+    if not hasattr(model, "predict"):
+        raise TypeError(
+            f"The 'model' parameter of {_CALLER} must have a predict method, or pass "
+            f"predict_function=. Got {type(model).__name__} instead."
+        )
+    if type_ is None:
+        return lambda newdata: _as_prediction_frame(model.predict(newdata), model)
+    return lambda newdata: _as_prediction_frame(model.predict(newdata, type=type_), model)
+
+
+class Predictor:
+    """A model and the data to explain it on, as iml's ``Predictor$new``.
+
+    Parameters
+    ----------
+    model : object, optional
+        The fitted model: anything with ``predict`` (scikit-learn, a
+        statsmodels results object), an R model through rpy2, or ``None``
+        when ``predict_function`` does everything.
+    data : pandas.DataFrame
+        The data (iml's ``data``); never modified.  Float columns are iml's
+        "numerical", integer columns "integer" (grids are rounded), pandas
+        Categorical and string columns "categorical" (an ordered Categorical
+        keeps its order in ALE).
+    predict_function : callable, optional
+        ``predict_function(model, newdata)``, or ``predict_function(newdata)``
+        when ``model`` is None (iml's ``predict.function``).  It may return a
+        vector, a 2-D array, a DataFrame (its column names name the outputs)
+        or class labels (turned into one 0/1 column per class).
+    y : str or array-like, optional
+        The target: a column name of ``data`` (removed from the features) or
+        the values themselves.
+    class_ : str, optional
+        Keep only this output column (iml's ``class``).
+    type : str, optional
+        ``"prob"`` calls ``model.predict_proba`` (outputs named by
+        ``model.classes_``); any other value is passed as ``predict(newdata,
+        type=type)`` as R does.  Ignored with ``predict_function``.
+    batch_size : int, default 1000
+        At most this many rows per model call (iml's ``batch.size``).
+
+    Attributes
+    ----------
+    data : pandas.DataFrame
+        The features (``data`` without the target column).
+    feature_names : list
+        Their labels.
+    feature_types : dict
+        Label -> ``"numerical"``, ``"integer"`` or ``"categorical"``.
+    y, y_names
+        The target and its name (None when not given).
+
+    Notes
+    -----
+    iml 0.11.4 refuses data with a single feature; pyale accepts it.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [0.5, 0.5, 1.0]})
+    >>> p = Predictor(predict_function=lambda newdata: newdata["a"] * newdata["b"], data=X)
+    >>> p.predict(X)["..prediction"].tolist()
+    [0.5, 1.0, 3.0]
+    """
+
+    def __init__(
+        self,
+        model: object = None,
+        data: pd.DataFrame | None = None,
+        predict_function: Callable | None = None,
+        y: object = None,
+        class_: str | None = None,
+        type: str | None = None,
+        batch_size: int = 1000,
+    ):
+        if model is None and predict_function is None:
+            raise ValueError(f"{_CALLER} needs a model, a predict_function, or both.")
+        if predict_function is not None and not callable(predict_function):
+            raise TypeError(
+                f"The 'predict_function' parameter of {_CALLER} must be callable. "
+                f"Got {type_name(predict_function)} instead."
+            )
+        if data is None:
+            raise ValueError(
+                f"The 'data' parameter of {_CALLER} is required: pyale cannot extract the data "
+                "from a model, pass data=."
+            )
+        check_frame(data, param="data", caller=_CALLER)
+        if isinstance(batch_size, numbers.Real) and not isinstance(batch_size, (bool, numbers.Integral)):
+            if float(batch_size).is_integer():
+                batch_size = int(batch_size)
+        self.batch_size = check_int(batch_size, param="batch_size", caller=_CALLER, minimum=1)
+        if class_ is not None and not isinstance(class_, (str, numbers.Integral)):
+            raise TypeError(
+                f"The 'class_' parameter of {_CALLER} must be an output name (str). Got {class_!r} instead."
+            )
+        self.model = model
+        self.class_ = None if class_ is None else str(class_)
+        self.type = type
+        self.y, self.y_names = None, None
+        features = data
+        if isinstance(y, str):
+            if y not in data.columns:
+                raise ValueError(
+                    f"The 'y' parameter of {_CALLER} must name a column of data. Got {y!r}; the "
+                    f"columns are {list(data.columns)!r}."
+                )
+            self.y, self.y_names = data[y], [y]
+            features = data.drop(columns=[y])
+        elif y is not None:
+            values = np.asarray(y)
+            if values.ndim != 1 or values.shape[0] != data.shape[0]:
+                raise ValueError(
+                    f"The 'y' parameter of {_CALLER} must be a column name or one value per row of "
+                    f"data ({data.shape[0]}). Got shape {values.shape} instead."
+                )
+            self.y, self.y_names = pd.Series(values, name=".y"), [".y"]
+        if features.shape[1] == 0:
+            raise ValueError(f"The 'data' parameter of {_CALLER} has no feature besides the target.")
+        self.data = features
+        self.feature_names = list(features.columns)
+        self.feature_types = {name: _feature_type(features[name]) for name in self.feature_names}
+        self._predict = _prediction_function(model, predict_function, type)
+        self._caller = ModelCaller(
+            self._predict, name="predict_function" if predict_function is not None else
+            f"{type_name(model)}.predict", max_rows=self.batch_size, single_output=False,
+        )
+
+    @property
+    def output_names(self) -> list | None:
+        """Names of the outputs after ``class_`` is applied (known after the first prediction)."""
+        names = self._caller.output_names
+        if names is None or self.class_ is None or len(names) == 1:
+            return names
+        return [self.class_]
+
+    def _outputs(self, frame: pd.DataFrame, purpose: str) -> np.ndarray:
+        """Predictions as a float array ``(n, n_outputs)`` after class selection."""
+        y = self._caller(frame[self.feature_names], purpose)
+        names = self._caller.output_names
+        if self.class_ is not None and len(names) > 1:
+            if self.class_ not in names:
+                raise ValueError(
+                    f"The 'class_' parameter of {_CALLER} must name one of the model's outputs "
+                    f"{names!r}. Got {self.class_!r} instead."
+                )
+            y = y[:, [names.index(self.class_)]]
+        return y
+
+    def predict(self, newdata: pd.DataFrame) -> pd.DataFrame:
+        """Predictions for ``newdata`` (its feature columns), one column per output."""
+        check_frame(newdata, param="newdata", caller="Predictor.predict")
+        missing = [c for c in self.feature_names if c not in newdata.columns]
+        if missing:
+            raise ValueError(f"The 'newdata' parameter of Predictor.predict lacks columns {missing!r}.")
+        y = self._outputs(newdata, "Predictor.predict")
+        return pd.DataFrame(y, columns=self.output_names)
+
+    def __repr__(self) -> str:
+        return (
+            f"Predictor(model={type_name(self.model)}, features={self.feature_names!r}, "
+            f"class_={self.class_!r}, batch_size={self.batch_size})"
+        )
+
+
+def type_name(value: object) -> str:
+    return type(value).__name__
