@@ -1,0 +1,462 @@
+"""The ``pyale`` command (also ``python -m pyale``).
+
+Subcommands
+-----------
+demo
+    The bundled example end to end (Grunfeld data, an OLS model fitted on the
+    spot): prints each effect's table and writes one CSV and one PNG per
+    effect.
+run
+    ALE of chosen features of a saved model on a data file (CSV or Parquet;
+    model from pickle, joblib, or R's ``.rds``): tidy CSVs, PNGs and a short
+    Markdown summary.
+validate
+    Not implemented yet.
+
+Exit codes: 0 success; 1 the job failed (unreadable file, model error, ALE
+error); 2 the command line is wrong (unknown option, missing file, unknown
+column, unsupported format, or a subcommand not implemented yet).  Errors are
+one-line messages on stderr, never tracebacks (set ``PYALE_DEBUG=1`` to see
+the traceback of an unexpected error).  Progress goes to stderr, results to
+stdout.
+
+matplotlib is used through its Agg canvas only (no window, no pyplot state).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pickle
+import re
+import sys
+import time
+import warnings
+from pathlib import Path
+from typing import Sequence
+
+__all__ = ["main", "build_parser"]
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+class CommandError(Exception):
+    """A failure to report as one line, with the exit code to use."""
+
+    def __init__(self, message: str, code: int = EXIT_FAILED):
+        super().__init__(message)
+        self.code = code
+
+
+def _progress(message: str) -> None:
+    print(f"pyale: {message}", file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------- arguments
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``pyale`` command."""
+    from . import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="pyale",
+        description=(
+            "Accumulated Local Effects (ALE) with the same numbers as R's ALEPlot 1.1 "
+            "and iml 0.11.4."
+        ),
+        epilog="Exit codes: 0 success, 1 the job failed, 2 bad command line.",
+    )
+    parser.add_argument("--version", action="version", version=f"pyale {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    demo = commands.add_parser(
+        "demo",
+        help="run the bundled example (Grunfeld data, OLS model) and write tables and plots",
+        description=(
+            "Fit 'invest ~ value * capital + C(firm)' by OLS (statsmodels) on the bundled "
+            "Grunfeld investment data, then compute with ALEPlot's conventions: the ALE of "
+            "'value' (numeric), of 'firm' (categorical), of the pair ('value', 'capital'), "
+            "and the partial dependence of 'value'. Prints each table and writes one CSV "
+            "and one PNG per effect into OUT."
+        ),
+    )
+    demo.add_argument("--out", required=True, type=Path, metavar="DIR",
+                      help="directory for the CSV and PNG files (created if missing)")
+    demo.set_defaults(handler=_demo_command)
+
+    run = commands.add_parser(
+        "run",
+        help="ALE of a saved model on a data file",
+        description=(
+            "Compute the ALE of each FEATURE for a saved model on a data file and write "
+            "one tidy CSV and one PNG per feature plus summary.md into OUT. Only load "
+            "model files you trust: unpickling runs code."
+        ),
+    )
+    run.add_argument("--data", required=True, type=Path, metavar="FILE",
+                     help="data: .csv, or .parquet/.pq (needs pyarrow)")
+    run.add_argument("--model", required=True, type=Path, metavar="FILE",
+                     help="fitted model: .pkl/.pickle, .joblib (needs joblib), or .rds "
+                          "(an R model; needs R and rpy2)")
+    run.add_argument("--features", required=True, nargs="+", metavar="FEATURE",
+                     help="column names; 'a,b' for the second-order effect of a pair")
+    run.add_argument("--out", required=True, type=Path, metavar="DIR",
+                     help="directory for the results (created if missing)")
+    run.add_argument("--conventions", choices=["aleplot", "iml"], default="aleplot",
+                     help="reproduce R's ALEPlot (default) or iml's FeatureEffect")
+    run.add_argument("--intervals", type=_positive_int, metavar="K",
+                     help="intervals per numeric feature (ALEPlot's K, default 40; "
+                          "iml's grid.size, default 20)")
+    run.add_argument("--drop", nargs="+", default=[], metavar="COLUMN",
+                     help="data columns that are not model inputs (e.g. the response)")
+    run.add_argument("--response", metavar="CLASS",
+                     help="for a classifier: the class whose probability to explain")
+    run.add_argument("--r-predict-type", metavar="TYPE",
+                     help="for an .rds model: R's predict(type = TYPE), e.g. response or prob")
+    run.set_defaults(handler=_run_command)
+
+    validate = commands.add_parser(
+        "validate",
+        help="(not implemented yet) compare pyale with R on a model and data file",
+        description="Not implemented yet.",
+    )
+    validate.set_defaults(handler=_validate_command)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``pyale`` command; returns the exit code."""
+    parser = build_parser()
+    try:
+        args, extra = parser.parse_known_args(None if argv is None else [str(a) for a in argv])
+        if extra and args.command != "validate":
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    except SystemExit as exc:  # --help, --version, or a usage error already printed
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning
+        try:
+            return args.handler(args)
+        except CommandError as exc:
+            _error(args.command, str(exc))
+            return exc.code
+        except KeyboardInterrupt:
+            _error(args.command, "interrupted")
+            return 130
+        except BrokenPipeError:  # e.g. `pyale demo --out d | head`: stop quietly
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            return EXIT_FAILED
+        except Exception as exc:  # noqa: BLE001 - a one-line message instead of a traceback
+            if os.environ.get("PYALE_DEBUG"):
+                raise
+            _error(args.command, _describe(exc))
+            return EXIT_FAILED
+
+
+def _describe(exc: BaseException) -> str:
+    from ._calls import PredictionError
+
+    message = str(exc) or type(exc).__name__
+    if isinstance(exc, (ValueError, TypeError, PredictionError, ImportError, OSError)):
+        return message
+    return f"unexpected {type(exc).__name__}: {message} (set PYALE_DEBUG=1 for the traceback)"
+
+
+def _error(command: str, message: str) -> None:
+    print(f"pyale {command}: error: {message}", file=sys.stderr, flush=True)
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    print(f"pyale: warning: {message}", file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------- output
+
+
+def _output_dir(path: Path) -> Path:
+    if path.exists() and not path.is_dir():
+        raise CommandError(f"--out {str(path)!r} exists and is not a directory.", EXIT_USAGE)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CommandError(f"cannot create the --out directory {str(path)!r}: {exc}") from exc
+    return path
+
+
+def _file_stem(*parts: object) -> str:
+    """A safe file name stem from labels: ``('ale', 'value')`` -> ``'ale_value'``."""
+    text = "_".join(str(p) for p in parts)
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "effect"
+
+
+def _new_axes():
+    """A figure with one axes on matplotlib's Agg canvas (no pyplot, no window)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(6.4, 4.8))
+    FigureCanvasAgg(figure)
+    return figure.add_subplot()
+
+
+def _write(out: Path, stem: str, frame, draw, title: str) -> list[Path]:
+    """Write ``stem.csv`` (exact floats) and ``stem.png`` drawn by ``draw(ax)``."""
+    csv_path = out / f"{stem}.csv"
+    frame.to_csv(csv_path, index=False)
+    ax = _new_axes()
+    draw(ax)
+    ax.set_title(title, fontsize=10)
+    png_path = out / f"{stem}.png"
+    ax.figure.savefig(png_path, dpi=100, bbox_inches="tight")
+    return [csv_path, png_path]
+
+
+def _print_table(title: str, frame) -> None:
+    import pandas as pd
+
+    print(f"\n== {title}")
+    with pd.option_context("display.max_rows", 60, "display.min_rows", 20, "display.width", 120,
+                           "display.max_columns", 20):
+        print(frame)
+    sys.stdout.flush()
+
+
+def _report_files(out: Path, paths: list[Path]) -> None:
+    print(f"\nWrote {len(paths)} files to {out.resolve()}:")
+    for path in paths:
+        print(f"  {path}")
+
+
+# ---------------------------------------------------------------- demo
+
+
+def _demo_command(args) -> int:
+    out = _output_dir(args.out)
+    from . import _demo
+
+    start = time.perf_counter()
+    data = _demo.load_grunfeld()
+    _progress(f"loaded the bundled Grunfeld data ({data.shape[0]} rows, columns {list(data.columns)})")
+    try:
+        model = _demo.fit_model(data)
+    except ImportError as exc:
+        raise CommandError(str(exc), EXIT_FAILED) from exc
+    _progress(f"fitted OLS {_demo.FORMULA!r} (R-squared {model.rsquared:.3f})")
+    X = data[_demo.FEATURES]
+    written: list[Path] = []
+    for effect in _demo.demo_effects():
+        _progress(f"computing: {effect.title}")
+        result = effect.compute(X, model)
+        frame = result.to_frame()
+        _print_table(effect.title, frame)
+        written += _write(out, effect.stem, frame, lambda ax: result.plot(ax=ax), effect.title)
+    _report_files(out, written)
+    _progress(f"done in {time.perf_counter() - start:.1f} s")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- run
+
+
+def _require_file(path: Path, option: str) -> None:
+    if not path.exists():
+        raise CommandError(f"{option}: no such file: {str(path)!r}.", EXIT_USAGE)
+    if not path.is_file():
+        raise CommandError(f"{option}: {str(path)!r} is not a file.", EXIT_USAGE)
+
+
+def _read_data(path: Path):
+    import pandas as pd
+
+    _require_file(path, "--data")
+    suffix = path.suffix.lower()
+    if suffix not in (".csv", ".parquet", ".pq"):
+        raise CommandError(
+            f"--data: cannot tell the format of {str(path)!r}; use a .csv, .parquet or .pq file.",
+            EXIT_USAGE,
+        )
+    try:
+        if suffix == ".csv":
+            data = pd.read_csv(path)
+        else:
+            data = pd.read_parquet(path)
+    except ImportError as exc:
+        raise CommandError(
+            f"--data: reading Parquet needs pyarrow (pip install pyarrow): {exc}"
+        ) from exc
+    except Exception as exc:  # noqa: BLE001 - parser errors of every reader
+        raise CommandError(f"--data: could not read {str(path)!r}: {exc}") from exc
+    if data.shape[0] == 0 or data.shape[1] == 0:
+        raise CommandError(f"--data: {str(path)!r} holds no rows or no columns.")
+    return data
+
+
+def _read_model(path: Path, r_predict_type: str | None):
+    _require_file(path, "--model")
+    suffix = path.suffix.lower()
+    if r_predict_type is not None and suffix != ".rds":
+        raise CommandError("--r-predict-type applies only to an R model (.rds).", EXIT_USAGE)
+    if suffix == ".rds":
+        try:
+            from .r import RModel
+        except ImportError as exc:
+            raise CommandError(f"--model: an .rds model needs R and rpy2: {exc}") from exc
+        extra = {} if r_predict_type is None else {"type": r_predict_type}
+        try:
+            return RModel(path, **extra)
+        except Exception as exc:  # noqa: BLE001 - R's own error text
+            raise CommandError(f"--model: R could not read {str(path)!r}: {exc}") from exc
+    try:
+        if suffix == ".joblib":
+            try:
+                import joblib
+            except ImportError as exc:
+                raise CommandError("--model: a .joblib file needs joblib (pip install joblib).") from exc
+            return joblib.load(path)
+        with path.open("rb") as fh:
+            return pickle.load(fh)
+    except CommandError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - unpickling can raise anything
+        kind = "joblib" if suffix == ".joblib" else "pickle"
+        raise CommandError(
+            f"--model: could not load {str(path)!r} as a {kind} file "
+            f"({type(exc).__name__}: {exc})."
+        ) from exc
+
+
+def _model_inputs(data, model, drop: list[str]):
+    """The columns that form X: the model's declared inputs, or the data minus --drop."""
+    unknown = [c for c in drop if c not in data.columns]
+    if unknown:
+        raise CommandError(
+            f"--drop: {unknown!r} are not columns of the data; its columns are {list(data.columns)!r}.",
+            EXIT_USAGE,
+        )
+    declared = getattr(model, "feature_names_in_", None)
+    if declared is not None:
+        declared = [str(c) for c in declared]
+        missing = [c for c in declared if c not in data.columns]
+        if missing:
+            raise CommandError(
+                f"the model expects columns {declared!r}; the data lacks {missing!r}."
+            )
+        return data[[c for c in declared if c not in drop]]
+    return data.drop(columns=drop)
+
+
+def _parse_features(entries: list[str], columns) -> list:
+    """``'a'`` -> ``'a'``; ``'a,b'`` -> ``('a', 'b')`` unless ``'a,b'`` is itself a column."""
+    names = [str(c) for c in columns]
+    parsed = []
+    for entry in entries:
+        parts = [entry] if entry in names else [p.strip() for p in entry.split(",")]
+        if len(parts) > 2:
+            raise CommandError(
+                f"--features: {entry!r} names {len(parts)} columns; give one column or a pair 'a,b'.",
+                EXIT_USAGE,
+            )
+        missing = [p for p in parts if p not in names]
+        if missing:
+            raise CommandError(
+                f"--features: {missing!r} are not model input columns; the columns are {names!r}.",
+                EXIT_USAGE,
+            )
+        parsed.append(parts[0] if len(parts) == 1 else tuple(parts))
+    return parsed
+
+
+def _run_command(args) -> int:
+    import pyale
+
+    start = time.perf_counter()
+    data = _read_data(args.data)
+    _progress(f"read {data.shape[0]} rows x {data.shape[1]} columns from {str(args.data)!r}")
+    model = _read_model(args.model, args.r_predict_type)
+    _progress(f"loaded the model {type(model).__name__} from {str(args.model)!r}")
+    X = _model_inputs(data, model, args.drop)
+    features = _parse_features(args.features, X.columns)
+    out = _output_dir(args.out)
+
+    written: list[Path] = []
+    rows = []
+    for number, feature in enumerate(features, start=1):
+        label = " x ".join(feature) if isinstance(feature, tuple) else feature
+        _progress(f"[{number}/{len(features)}] ALE of {label} ({args.conventions} conventions)")
+        try:
+            result = pyale.ale(
+                model, X, feature, conventions=args.conventions, n_intervals=args.intervals,
+                response=args.response,
+            )
+        except Exception as exc:  # noqa: BLE001 - reported with the feature it concerns
+            if os.environ.get("PYALE_DEBUG"):
+                raise
+            raise CommandError(f"ALE of {label}: {_describe(exc)}") from exc
+        frame = result.to_frame()
+        stem = _file_stem("ale", *result.features)
+        title = f"ALE of {label} ({result.kind}, {args.conventions} conventions)"
+        _print_table(title, frame)
+        paths = _write(out, stem, frame, lambda ax: result.plot(ax=ax), title)
+        written += paths
+        rows.append((label, result, frame, paths))
+        _progress(f"[{number}/{len(features)}] done after {time.perf_counter() - start:.1f} s")
+
+    summary = out / "summary.md"
+    summary.write_text(_run_summary(args, data, X, model, rows), encoding="utf-8")
+    written.append(summary)
+    _report_files(out, written)
+    return EXIT_OK
+
+
+def _run_summary(args, data, X, model, rows) -> str:
+    from . import __version__
+
+    intervals = args.intervals if args.intervals is not None else (
+        "40 (default)" if args.conventions == "aleplot" else "20 (default)"
+    )
+    lines = [
+        "# pyale run",
+        "",
+        f"- pyale {__version__}",
+        f"- data: `{args.data}` ({data.shape[0]} rows; model inputs {list(map(str, X.columns))})",
+        f"- model: `{args.model}` ({type(model).__module__}.{type(model).__name__})",
+        f"- conventions: {args.conventions}; intervals per numeric feature: {intervals}",
+        "",
+        "| feature | kind | outputs | grid points | ALE min | ALE max | table | plot |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for label, result, frame, (csv_path, png_path) in rows:
+        effects = result.effects
+        lines.append(
+            f"| {label} | {result.kind} | {', '.join(map(str, result.outputs))} | "
+            f"{' x '.join(str(len(g)) for g in result.grid)} | {effects.min():.6g} | "
+            f"{effects.max():.6g} | [{csv_path.name}]({csv_path.name}) | "
+            f"![{png_path.name}]({png_path.name}) |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- validate
+
+
+def _validate_command(args) -> int:
+    raise CommandError(
+        "not implemented yet; it will compare pyale with R's ALEPlot/iml on a data and model "
+        "file. Use 'pyale run' for pyale's results.",
+        EXIT_USAGE,
+    )
