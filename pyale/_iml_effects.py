@@ -90,7 +90,7 @@ def rows_inside(frame: pd.DataFrame, features: list[Feature], edges: list[np.nda
     names = ", ".join(repr(f.name) for f, g in zip(features, edges) if g is not None)
     warnings.warn(
         f"{int((~inside).sum())} of {inside.shape[0]} rows lie outside grid_points of {names} "
-        "and are left out of the ALE (iml 0.11.4 misuses them: see docs/deviations-iml.md).",
+        "and are left out of the ALE (iml 0.11.4 misuses them: see docs/deviations.md).",
         UserWarning,
         stacklevel=4,
     )
