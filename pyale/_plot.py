@@ -10,7 +10,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._rbase import r_pretty
+
 __all__ = ["ALEDisplay", "ResultDisplay"]
+
+
+def _r_number(value: float) -> str:
+    """A contour level written as R prints it (up to 15 significant digits)."""
+    return f"{value:.15g}"
 
 
 def _labels(result):
@@ -98,8 +105,15 @@ class ALEDisplay:
             _node_boundaries(x), _node_boundaries(second), z.T, cmap=_r_heat_colors(), shading="flat",
             **kwargs,
         )
-        self.contour_ = ax.contour(x, second, z.T, colors="black", linewidths=0.8)
-        self.contour_labels_ = ax.clabel(self.contour_, inline=True, fontsize=7)
+        # R's contour() draws at pretty(range(z), 10), solid lines, labels as R prints numbers.
+        finite = z[np.isfinite(z)]
+        levels = r_pretty(finite.min(), finite.max(), 10) if finite.size else np.array([])
+        levels = levels[(levels >= finite.min()) & (levels <= finite.max())] if finite.size else levels
+        if levels.size and finite.min() < finite.max():
+            self.contour_ = ax.contour(
+                x, second, z.T, levels=levels, colors="black", linewidths=0.8, linestyles="solid"
+            )
+            self.contour_labels_ = ax.clabel(self.contour_, inline=True, fontsize=7, fmt=_r_number)
         if categorical:
             ax.set_xticks(x)
             ax.set_xticklabels([str(v) for v in first], rotation=90)

@@ -109,6 +109,19 @@ def cmdscale_cases(rng: np.random.Generator, count: int) -> list[dict]:
     return cases
 
 
+def pretty_cases(rng: np.random.Generator, count: int) -> list[dict]:
+    cases = []
+    fixed = [(0.0, 0.0, 10), (5.0, 5.0, 10), (-3.0, -2.9999999999, 10), (0.0, 1e-17, 10), (0.0, 1.0, 1)]
+    for _ in range(count):
+        low = float(rng.normal() * 10.0 ** int(rng.integers(-8, 9)))
+        high = low + float(abs(rng.normal()) * 10.0 ** int(rng.integers(-12, 9)))
+        fixed.append((low, high, int(rng.integers(1, 15))))
+    for low, high, n in fixed:
+        cases.append({"fn": "r_pretty", "args": {"low": low, "high": high, "n": n},
+                      "r": "pretty(c(low, high), n)"})
+    return cases
+
+
 BUILDERS = {
     "seq": seq_cases,
     "quantile": quantile_cases,
@@ -116,6 +129,7 @@ BUILDERS = {
     "ecdf": ecdf_cases,
     "counts": count_cases,
     "cmdscale": cmdscale_cases,
+    "pretty": pretty_cases,
 }
 
 
@@ -144,6 +158,8 @@ def pyale_value(case: dict) -> np.ndarray:
         return _rbase.level_counts(np.asarray(args["codes"]), args["n_levels"]).astype(float)
     if fn == "cmdscale_1d":
         return _rbase.cmdscale_1d(np.asarray(args["distances"]))
+    if fn == "r_pretty":
+        return _rbase.r_pretty(**args)
     raise KeyError(fn)
 
 

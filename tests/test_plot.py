@@ -12,7 +12,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from numpy.testing import assert_allclose, assert_array_equal  # noqa: E402
 
-from pyale import ALEPlot, PDPlot  # noqa: E402
+from pyale import ALEPlot, PDPlot, _rbase  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -68,6 +68,11 @@ def test_pair_draws_image_and_labelled_contours():
     assert_allclose(np.asarray(display.image_.get_array()).reshape(res.f_values.T.shape), res.f_values.T)
     assert len(display.contour_.levels) > 1
     assert display.contour_labels_
+    # R's contour(): levels pretty(range(z), 10) inside the range, solid lines, R-style labels
+    z = res.f_values
+    expected = _rbase.r_pretty(z.min(), z.max(), 10)
+    assert_allclose(display.contour_.levels, expected[(expected >= z.min()) & (expected <= z.max())], rtol=0)
+    assert {t.get_text() for t in display.contour_labels_} <= {f"{v:.15g}" for v in expected}
     assert display.empty_cells_ == []  # NA_plot=True paints nothing
     assert display.ax_.get_xlabel() == "x_1 (x1)" and display.ax_.get_ylabel() == "x_2 (x2)"
 
