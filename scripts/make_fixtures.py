@@ -1,0 +1,81 @@
+"""Regenerate every fixture under reference/ from R (one command).
+
+    python scripts/make_fixtures.py            # all generators, their default arguments
+    python scripts/make_fixtures.py --check    # only report what R has and lacks
+
+Runs, in order, with the Python running this script:
+
+=====================================  ==========================  ===========================
+generator                              writes                      R packages it needs
+=====================================  ==========================  ===========================
+scripts/make_rbase_fixtures.py         reference/rbase/            base R only
+scripts/make_nearest_fixture.py        reference/nearest/          yaImpute
+scripts/make_aleplot_fixtures.py       reference/aleplot/          ALEPlot, yaImpute, MASS,
+                                                                   rpart, randomForest
+scripts/make_iml_fixtures.py           reference/iml/              iml, yaImpute, rpart, MASS
+=====================================  ==========================  ===========================
+
+It needs R (pyale's fixtures came from R 4.2.2), rpy2 (``pip install
+"pyale-r[r]"``) and the R packages above installed in that R.  It never
+installs R packages: ALEPlot has left CRAN, so install ALEPlot 1.1,
+iml 0.11.4 and yaImpute yourself (e.g. from CRAN's archive) before running
+it.  Each fixture records the R and package versions it came from, the
+generator and its arguments, and the seed; a fixture's ``created`` date is
+the only field that changes when nothing else did (``git diff`` shows it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+GENERATORS = [
+    ("make_rbase_fixtures.py", []),
+    ("make_nearest_fixture.py", ["yaImpute"]),
+    ("make_aleplot_fixtures.py", ["ALEPlot", "yaImpute", "MASS", "rpart", "randomForest"]),
+    ("make_iml_fixtures.py", ["iml", "yaImpute", "rpart", "MASS"]),
+]
+
+
+def _missing_packages() -> tuple[str | None, list[str]]:
+    """What stops the generators: (R or rpy2 problem, missing R packages)."""
+    try:
+        import rpy2.robjects as ro
+    except ImportError as exc:
+        return f"rpy2 is not installed ({exc}); pip install 'rpy2<3.6' (R 4.2) or 'pyale-r[r]'", []
+    except Exception as exc:  # rpy2 without a working R raises ValueError/RuntimeError at import
+        return f"rpy2 cannot start R ({type(exc).__name__}: {exc}); install R (Debian: r-base-core)", []
+    wanted = sorted({p for _, packages in GENERATORS for p in packages})
+    missing = [p for p in wanted if not bool(ro.r(f"isTRUE(requireNamespace('{p}', quietly = TRUE))")[0])]
+    return None, missing
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="only report whether R, rpy2 and the packages are there")
+    args = parser.parse_args(argv)
+    problem, missing = _missing_packages()
+    if problem:
+        print(f"make_fixtures: {problem}", file=sys.stderr)
+        return 2
+    if missing:
+        print(f"make_fixtures: R lacks the package(s) {', '.join(missing)}; install them in R first "
+              "(this script never installs R packages).", file=sys.stderr)
+        return 2
+    if args.check:
+        print("make_fixtures: R, rpy2 and every R package the generators need are present.")
+        return 0
+    for script, _ in GENERATORS:
+        print(f"== {script}", flush=True)
+        done = subprocess.run([sys.executable, str(ROOT / "scripts" / script)], cwd=ROOT)
+        if done.returncode != 0:
+            print(f"make_fixtures: {script} failed with exit code {done.returncode}", file=sys.stderr)
+            return done.returncode
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
