@@ -17,7 +17,6 @@ Needs R with ALEPlot, yaImpute, MASS, rpart and randomForest installed, and rpy2
 from __future__ import annotations
 
 import datetime
-import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -29,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from aleplot_cases import CASES, FIT_PACKAGES, R_DATA, R_FITS, R_MODELS, synthetic  # noqa: E402
-from make_iml_fixtures import R_HELPERS, _check_finite, _export_to_table, _recorded  # noqa: E402
+from make_iml_fixtures import R_HELPERS, _export_to_table, _recorded, write_fixtures  # noqa: E402
 
 OUT = ROOT / "reference" / "aleplot"
 TOLERANCE = {"rtol": 1e-10, "atol_scale": 1e-10}
@@ -193,21 +192,7 @@ def run_case(ro, case) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    ro = _r()
-    OUT.mkdir(parents=True, exist_ok=True)
-    wanted = set(argv)
-    unknown = wanted - {case.name for case in CASES}
-    if unknown:
-        raise SystemExit(f"unknown case(s): {', '.join(sorted(unknown))}")
-    for case in CASES:
-        if wanted and case.name not in wanted:
-            continue
-        fixture = run_case(ro, case)
-        _check_finite(fixture)
-        path = OUT / f"{case.name}.json"
-        path.write_text(json.dumps(fixture, indent=1, allow_nan=False) + "\n")
-        print(f"wrote {path.relative_to(ROOT)}")
-    return 0
+    return write_fixtures(_r(), CASES, run_case, OUT, argv)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,6 @@ from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -293,19 +292,25 @@ def _check_finite(obj):
             _check_finite(v)
 
 
-def main(argv: list[str]) -> int:
-    ro = _r()
-    OUT.mkdir(parents=True, exist_ok=True)
-    wanted = set(argv)
-    for case in CASES:
+def write_fixtures(ro, cases, run, out: Path, wanted: list[str]) -> int:
+    """Run each case (or only the ``wanted`` ones) and write ``out/<case>.json``."""
+    unknown = set(wanted) - {case.name for case in cases}
+    if unknown:
+        raise SystemExit(f"unknown case(s): {', '.join(sorted(unknown))}")
+    out.mkdir(parents=True, exist_ok=True)
+    for case in cases:
         if wanted and case.name not in wanted:
             continue
-        fixture = run_case(ro, case)
+        fixture = run(ro, case)
         _check_finite(fixture)
-        path = OUT / f"{case.name}.json"
+        path = out / f"{case.name}.json"
         path.write_text(json.dumps(fixture, indent=1, allow_nan=False) + "\n")
         print(f"wrote {path.relative_to(ROOT)}")
     return 0
+
+
+def main(argv: list[str]) -> int:
+    return write_fixtures(_r(), CASES, run_case, OUT, argv)
 
 
 if __name__ == "__main__":
