@@ -162,6 +162,7 @@ class FeatureEffect:
     ):
         self.predictor = _check_predictor(predictor, _CALLER)
         self.method = _check_method(method, _CALLER)
+        self._grid_size_given = grid_size
         names = _resolve_features(predictor, feature)
         self.n_features = len(names)
         self.grid_size = _check_grid_size(grid_size, self.n_features)
@@ -322,6 +323,29 @@ class FeatureEffect:
         if not extrapolate:
             out = np.where((x < grid.min()) | (x > grid.max()), np.nan, out)
         return out
+
+    def set_feature(self, feature: object) -> None:
+        """Compute the same effect for another feature or pair (iml's ``$set.feature``).
+
+        Method, ``center_at`` and the ``grid_size`` first given are kept and
+        ``results`` is recomputed; ``grid_points`` belong to the old feature
+        and are dropped.
+        """
+        self.__init__(self.predictor, feature, method=self.method, center_at=self.center_at,
+                      grid_size=self._grid_size_given)
+
+    def center(self, center_at: object) -> None:
+        """Centre PDP/ICE curves at another value and recompute (iml's ``$center``).
+
+        As iml, this does nothing but warn for ALE; ``center_at=None``
+        removes the centring.
+        """
+        if self.method == "ale":
+            warnings.warn("Centering only works for PDPs and ICE, not for ALE (iml: the same warning).",
+                          UserWarning, stacklevel=2)
+            return
+        self.__init__(self.predictor, self.feature_name, method=self.method, center_at=center_at,
+                      grid_size=self._grid_size_given, grid_points=self.grid_points)
 
     def plot(self, ax=None, *, rug: bool = True, show_data: bool = False, ylim=None):
         """Draw the effect as iml's ``plot()``; returns a display object (matplotlib)."""

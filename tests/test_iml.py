@@ -402,3 +402,49 @@ def test_no_warnings_for_plain_use(predictor):
         warnings.simplefilter("error")
         FeatureEffect(predictor, "x1", grid_size=5)
         FeatureEffect(predictor, "g", method="pdp+ice")
+
+
+# ---------------------------------------------------------------- set_feature / center
+
+
+@pytest.mark.parametrize("method", ["ale", "pdp", "pdp+ice"])
+def test_set_feature_equals_a_new_effect(predictor, method):
+    effect = FeatureEffect(predictor, "x1", method=method, grid_size=7)
+    effect.set_feature("x2")
+    fresh = FeatureEffect(predictor, "x2", method=method, grid_size=7)
+    assert effect.feature_name == "x2"
+    pd.testing.assert_frame_equal(effect.results, fresh.results)
+
+
+def test_set_feature_to_a_pair_and_back(predictor):
+    effect = FeatureEffect(predictor, "x1", grid_size=5)
+    effect.set_feature(["x1", "g"])
+    pd.testing.assert_frame_equal(effect.results, FeatureEffect(predictor, ["x1", "g"], grid_size=5).results)
+    effect.set_feature("g")
+    pd.testing.assert_frame_equal(effect.results, FeatureEffect(predictor, "g", grid_size=5).results)
+
+
+def test_set_feature_rejects_an_unknown_feature(predictor):
+    effect = FeatureEffect(predictor, "x1")
+    with pytest.raises(ValueError, match="nonesuch"):
+        effect.set_feature("nonesuch")
+
+
+@pytest.mark.parametrize("method", ["pdp", "ice", "pdp+ice"])
+def test_center_equals_center_at(predictor, method):
+    effect = FeatureEffect(predictor, "x1", method=method, grid_size=6)
+    uncentred = effect.results.copy()
+    effect.center(0.3)
+    pd.testing.assert_frame_equal(effect.results, FeatureEffect(predictor, "x1", method=method, grid_size=6,
+                                                                center_at=0.3).results)
+    assert not effect.results[".value"].equals(uncentred[".value"])
+    effect.center(None)
+    pd.testing.assert_frame_equal(effect.results, uncentred)
+
+
+def test_center_warns_and_does_nothing_for_ale(predictor):
+    effect = FeatureEffect(predictor, "x1")
+    before = effect.results.copy()
+    with pytest.warns(UserWarning, match="not for ALE"):
+        effect.center(0.5)
+    pd.testing.assert_frame_equal(effect.results, before)

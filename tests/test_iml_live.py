@@ -120,3 +120,31 @@ def test_iml_fails_on_a_string_feature(iml, R):
     X = pd.DataFrame({"a": np.linspace(0, 1, 20), "s": ["p", "q"] * 10})
     res = pyale.FeatureEffect(pyale.Predictor(predict_function=lambda nd: nd["a"], data=X), "s").results
     assert_allclose(res[".value"], 0.0, atol=1e-12)
+
+
+def test_center_and_set_feature_match_iml(iml, R):
+    """iml's $center() then $set.feature() (which keeps the centring) against pyale's twins."""
+    R("""
+      d <- data.frame(x1 = seq(0, 1, length.out = 25), x2 = cos(1:25))
+      f <- function(newdata) newdata$x1^2 + 3 * newdata$x2 * newdata$x1
+      eff <- FeatureEffect$new(Predictor$new(data = d, predict.function = f), "x1", method = "pdp+ice",
+                               grid.size = 5)
+      eff$center(0.3)
+      centred <- eff$results
+      eff$set.feature("x2")
+      moved <- eff$results
+    """)
+    X = pd.DataFrame({"x1": np.linspace(0, 1, 25), "x2": np.cos(np.arange(1, 26))})
+    model = lambda nd: nd["x1"] ** 2 + 3 * nd["x2"] * nd["x1"]  # noqa: E731
+    ours = pyale.FeatureEffect(pyale.Predictor(predict_function=model, data=X), "x1", method="pdp+ice", grid_size=5)
+    ours.center(0.3)
+    _same(ours.results, _r_results(R, "centred"), "x1")
+    ours.set_feature("x2")
+    _same(ours.results, _r_results(R, "moved"), "x2")
+
+
+def _same(got: pd.DataFrame, expected: pd.DataFrame, feature: str) -> None:
+    assert list(got.columns) == list(expected.columns)
+    assert got[".type"].astype(str).tolist() == expected[".type"].astype(str).tolist()
+    assert_allclose(got[feature].to_numpy(float), expected[feature].to_numpy(float), rtol=1e-12)
+    assert_allclose(got[".value"].to_numpy(float), expected[".value"].to_numpy(float), rtol=1e-10, atol=1e-12)
