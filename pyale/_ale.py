@@ -137,25 +137,43 @@ def _one(X, caller, name, conventions, n_intervals, grid, level_order):
     return "numeric", (edges,), effect.effects, effect.counts, None, None
 
 
-def _pair(X, caller, names, conventions, n_intervals, grid, level_order):
+def _read_pair_for(X, names, conventions):
+    """The pair's features, categorical first; under iml's conventions either order is accepted."""
     if conventions == "iml":
-        from ._iml_bridge import iml_pair_for_ale
-
-        return iml_pair_for_ale(X, caller, names, n_intervals, grid)
+        first = read_feature(X[names[0]], label=f"Column {names[0]!r}")
+        second = read_feature(X[names[1]], label=f"Column {names[1]!r}")
+        if first.categorical and second.categorical:
+            raise ValueError(
+                f"{_CALLER} does not compute ALE for two categorical features ({names[0]!r}, "
+                f"{names[1]!r}); iml 0.11.4 stops with 'ALE for two categorical features is not "
+                "yet implemented.'"
+            )
+        if second.categorical:
+            return second, first, (names[1], names[0])
+        return first, second, names
     first, second = read_pair(X, names, caller_name=_CALLER)
+    return first, second, names
+
+
+def _pair(X, caller, names, conventions, n_intervals, grid, level_order):
+    given = tuple(names)
+    first, second, names = _read_pair_for(X, given, conventions)
     grid1, grid2 = (None, None) if grid is None else grid
+    if tuple(names) != given:  # iml: categorical x numeric given numeric first; the grids follow
+        grid1, grid2 = grid2, grid1
     edges2 = _intervals(second.values, second, conventions, n_intervals, grid2)
     if first.categorical:
+        require_levels(first, f"Column {first.name!r}")
         order = resolve_level_order(X, first, level_order, caller=_CALLER)
-        effect = categorical_numeric_pair_effect(X, first, order, second, edges2, caller)
+        effect = categorical_numeric_pair_effect(X, first, order, second, edges2, caller, conventions=conventions)
         kind = "categorical x numeric"
         levels = effect.grid1
     else:
         edges1 = _intervals(first.values, first, conventions, n_intervals, grid1)
-        effect = numeric_pair_effect(X, first, second, edges1, edges2, caller)
+        effect = numeric_pair_effect(X, first, second, edges1, edges2, caller, conventions=conventions)
         kind = "numeric x numeric"
         levels = None
-    return kind, (effect.grid1, effect.grid2), effect.effects, effect.counts, levels, effect.empty_cells
+    return names, kind, (effect.grid1, effect.grid2), effect.effects, effect.counts, levels, effect.empty_cells
 
 
 def ale(
@@ -190,6 +208,9 @@ def ale(
         ``seq(1/K, 1, length.out = K)`` quantiles, K = 40 by default) or
         iml's ``FeatureEffect`` (grid from ``seq(0, 1, length.out =
         grid.size + 1)`` quantiles, rounded for integer columns, 20 by default).
+        A pair with one categorical feature must list it first under
+        ALEPlot's conventions; under iml's either order is accepted and the
+        result lists the categorical feature first (iml's axes).
     n_intervals : int, optional
         ALEPlot's ``K`` or iml's ``grid.size``.
     grid : sequence, optional
@@ -237,7 +258,7 @@ def ale(
         ]
     if isinstance(features, tuple):
         names = resolve_pair(X, features, caller_name=_CALLER)
-        kind, grids, effects, counts, levels, empty = _pair(
+        names, kind, grids, effects, counts, levels, empty = _pair(
             X, caller, names, conventions, n_intervals, grid, level_order
         )
     else:
