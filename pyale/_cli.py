@@ -11,11 +11,15 @@ run
     model from pickle, joblib, or R's ``.rds``): tidy CSVs, PNGs and a short
     Markdown summary.
 validate
-    Not implemented yet.
+    Runs R's ALEPlot and/or iml and pyale on the same data and model and
+    writes a report (Markdown and self-contained HTML: differences per
+    effect, overlay plots, versions, SHA-256 of the inputs, the exact calls).
 
-Exit codes: 0 success; 1 the job failed (unreadable file, model error, ALE
-error); 2 the command line is wrong (unknown option, missing file, unknown
-column, unsupported format, or a subcommand not implemented yet).  Errors are
+Exit codes: 0 success (validate: every effect matches R); 1 the job failed
+(unreadable file, model error, ALE error; validate: some effect differs from
+R); 2 the command line is wrong (unknown option, missing file, unknown
+column, unsupported format); 3 validate only: R, rpy2 or an R package is
+missing.  Errors are
 one-line messages on stderr, never tracebacks (set ``PYALE_DEBUG=1`` to see
 the traceback of an unexpected error).  Progress goes to stderr, results to
 stdout.
@@ -35,9 +39,11 @@ import warnings
 from pathlib import Path
 from typing import Sequence
 
+import numpy as np
+
 __all__ = ["main", "build_parser"]
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NO_R = 0, 1, 2, 3
 
 
 class CommandError(Exception):
@@ -128,9 +134,35 @@ def build_parser() -> argparse.ArgumentParser:
 
     validate = commands.add_parser(
         "validate",
-        help="(not implemented yet) compare pyale with R on a model and data file",
-        description="Not implemented yet.",
+        help="run R (ALEPlot, iml) and pyale on the same data and model and report the differences",
+        description=(
+            "For each FEATURE, compute the ALE with R's ALEPlot::ALEPlot and/or iml's FeatureEffect "
+            "(through rpy2) and with pyale, on the same data and the same model (an .rds model is "
+            "evaluated by R's predict on both sides; a Python model is called back from R), and "
+            "write report.md, a self-contained report.html, and one CSV and one overlay PNG per "
+            "effect into OUT. Exit code 0 when every effect matches R (rtol 1e-10), 1 when one "
+            "differs, 3 when R, rpy2 or an R package is missing. String columns are made factors "
+            "with R's sorted levels on both sides."
+        ),
     )
+    validate.add_argument("--data", required=True, type=Path, metavar="FILE",
+                          help="data: .csv, or .parquet/.pq (needs pyarrow)")
+    validate.add_argument("--model", required=True, type=Path, metavar="FILE",
+                          help="fitted model: .pkl/.pickle, .joblib, or .rds (an R model)")
+    validate.add_argument("--features", required=True, nargs="+", metavar="FEATURE",
+                          help="column names; 'a,b' for a pair")
+    validate.add_argument("--out", required=True, type=Path, metavar="DIR",
+                          help="directory for the report (created if missing)")
+    validate.add_argument("--conventions", choices=["aleplot", "iml", "both"], default="both",
+                          help="compare with ALEPlot, iml, or both (default)")
+    validate.add_argument("--intervals", type=_positive_int, metavar="K",
+                          help="ALEPlot's K (default 40) and iml's grid.size (default 20)")
+    validate.add_argument("--drop", nargs="+", default=[], metavar="COLUMN",
+                          help="data columns that are not model inputs (e.g. the response)")
+    validate.add_argument("--response", metavar="CLASS",
+                          help="for a Python classifier: the class whose probability to explain")
+    validate.add_argument("--r-predict-type", metavar="TYPE",
+                          help="for an .rds model: R's predict(type = TYPE), e.g. response")
     validate.set_defaults(handler=_validate_command)
     return parser
 
@@ -140,7 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args, extra = parser.parse_known_args(None if argv is None else [str(a) for a in argv])
-        if extra and args.command != "validate":
+        if extra:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:  # --help, --version, or a usage error already printed
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
@@ -455,8 +487,92 @@ def _run_summary(args, data, X, model, rows) -> str:
 
 
 def _validate_command(args) -> int:
-    raise CommandError(
-        "not implemented yet; it will compare pyale with R's ALEPlot/iml on a data and model "
-        "file. Use 'pyale run' for pyale's results.",
-        EXIT_USAGE,
-    )
+    from . import _report, _validate
+    from ._adapters import adapt_model
+
+    start = time.perf_counter()
+    conventions = ["aleplot", "iml"] if args.conventions == "both" else [args.conventions]
+    problem = _validate.r_problem(conventions)
+    if problem:
+        raise CommandError(f"cannot run R here: {problem}", EXIT_NO_R)
+    data = _read_data(args.data)
+    _progress(f"read {data.shape[0]} rows x {data.shape[1]} columns from {str(args.data)!r}")
+    model = _read_model(args.model, args.r_predict_type)
+    _progress(f"loaded the model {type(model).__name__} from {str(args.model)!r}")
+    X = _validate.as_r_factors(_model_inputs(data, model, args.drop))
+    features = _parse_features(args.features, X.columns)
+    out = _output_dir(args.out)
+    try:
+        adapter = adapt_model(model, response=args.response)
+        probe = adapter.predict(X.iloc[:2])
+    except Exception as exc:  # noqa: BLE001 - the model's own error text
+        raise CommandError(f"the model cannot predict on the data's columns {list(X.columns)!r}: "
+                           f"{_describe(exc)}") from exc
+    if np.ndim(probe) == 2 and np.shape(probe)[1] != 1:
+        raise CommandError(
+            f"the model has {np.shape(probe)[1]} outputs (e.g. class probabilities); ALEPlot explains "
+            "one: choose it with --response.", EXIT_USAGE)
+
+    def predict(frame):
+        return np.asarray(adapter.predict(frame), dtype=float).reshape(-1)
+
+    from .r import RModel
+
+    side = _validate.RSide(X, predict, model if isinstance(model, RModel) else None)
+    comparisons, files = [], []
+    jobs = [(c, f) for f in features for c in conventions]
+    for number, (conv, feature) in enumerate(jobs, start=1):
+        label = " x ".join(feature) if isinstance(feature, tuple) else feature
+        _progress(f"[{number}/{len(jobs)}] {conv}: {label} in R and in pyale")
+        K = args.intervals or _validate.DEFAULT_INTERVALS[conv]
+        compare = _validate.compare_aleplot if conv == "aleplot" else _validate.compare_iml
+        try:
+            comparison = compare(side, predict, feature, K)
+        except Exception as exc:  # noqa: BLE001 - R's or pyale's message, with the effect it concerns
+            if os.environ.get("PYALE_DEBUG"):
+                raise
+            raise CommandError(f"{conv} ALE of {label}: {_describe(exc)}") from exc
+        comparisons.append(comparison)
+        files.append(_report.write_effect_files(out, comparison))
+        verdict = "matches R" if comparison.ok else "DIFFERS from R"
+        _progress(f"[{number}/{len(jobs)}] {verdict} (max |diff| {comparison.max_abs:.3g})")
+    context = {
+        "inputs": {
+            "data": f"{args.data} ({data.shape[0]} rows; SHA-256 {_report.sha256(args.data)})",
+            "model": f"{args.model} ({type(model).__module__}.{type(model).__name__}; "
+                     f"SHA-256 {_report.sha256(args.model)})",
+            "model inputs": ", ".join(map(str, X.columns)),
+            "features": ", ".join(" x ".join(f) if isinstance(f, tuple) else f for f in features),
+        },
+        "versions": _validate.versions(conventions),
+        "command": "pyale validate " + " ".join(_quote(a) for a in _validate_argv(args)),
+        "model_note": ("R evaluates the R model with its own predict() on both sides." if isinstance(model, RModel)
+                       else "R calls the Python model back through rpy2, so both sides use the same model."),
+    }
+    md_path, html_path = _report.write_reports(out, context, comparisons, files)
+    matched = sum(c.ok for c in comparisons)
+    print(f"{matched} of {len(comparisons)} effects match R (rtol 1e-10).")
+    for comparison in comparisons:
+        state = "match" if comparison.ok else "DIFFER " + "; ".join(comparison.problems)
+        print(f"  {comparison.conventions:8s} {comparison.label:30s} max |diff| {comparison.max_abs:.3g}  {state}")
+    _report_files(out, [p for pair in files for p in pair] + [md_path, html_path])
+    _progress(f"done in {time.perf_counter() - start:.1f} s")
+    return EXIT_OK if matched == len(comparisons) else EXIT_FAILED
+
+
+def _validate_argv(args) -> list[str]:
+    argv = ["--data", str(args.data), "--model", str(args.model), "--features", *args.features,
+            "--out", str(args.out), "--conventions", args.conventions]
+    for option, value in (("--intervals", args.intervals), ("--response", args.response),
+                          ("--r-predict-type", args.r_predict_type)):
+        if value is not None:
+            argv += [option, str(value)]
+    if args.drop:
+        argv += ["--drop", *args.drop]
+    return argv
+
+
+def _quote(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)

@@ -266,7 +266,7 @@ BAD = [
       "--r-predict-type", "response", "--out", "{tmp}"], 2, "--r-predict-type applies only to an R model"),
     (["run", "--data", "{in}/grunfeld.csv", "--model", "{in}/pipeline.pkl", "--features", "value",
       "--response", "hi", "--out", "{tmp}"], 1, "The 'response' parameter selects classes"),
-    (["validate", "--data", "{in}/grunfeld.csv"], 2, "not implemented yet"),
+    (["validate", "--data", "{in}/grunfeld.csv"], 2, "the following arguments are required: --model"),
 ]
 
 
