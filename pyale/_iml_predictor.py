@@ -45,11 +45,13 @@ def _one_hot(labels: np.ndarray, classes: list) -> pd.DataFrame:
     return pd.DataFrame(table, columns=[str(c) for c in classes])
 
 
-def _as_prediction_frame(raw: object, model: object) -> pd.DataFrame:
+def _as_prediction_frame(raw: object, model: object, *, without_model: bool = False) -> pd.DataFrame:
     """Any model answer as a data frame with named numeric columns.
 
     Column names follow iml's ``sanitizePrediction``: a vector becomes
     ``..prediction``; an unnamed matrix ``..prediction.1``, ``..prediction.2``, ...
+    Without a model (``without_model``) iml uses ``data.frame(pred, check.names =
+    FALSE)`` instead: ``pred``, and ``1``, ``2``, ... for an unnamed matrix.
     Class labels (strings or a Categorical) become one 0/1 column per class.
     """
     if isinstance(raw, pd.DataFrame):
@@ -66,15 +68,17 @@ def _as_prediction_frame(raw: object, model: object) -> pd.DataFrame:
             classes = sorted(set(values.tolist()), key=str)
         return _one_hot(values, list(np.asarray(classes).tolist()))
     if values.ndim == 2 and values.shape[1] > 1:
-        return pd.DataFrame(values, columns=[f"{_SINGLE_OUTPUT}.{i + 1}" for i in range(values.shape[1])])
-    return pd.DataFrame({_SINGLE_OUTPUT: values.reshape(values.shape[0], -1)[:, 0] if values.ndim else values})
+        prefix = "" if without_model else f"{_SINGLE_OUTPUT}."
+        return pd.DataFrame(values, columns=[f"{prefix}{i + 1}" for i in range(values.shape[1])])
+    name = "pred" if without_model else _SINGLE_OUTPUT
+    return pd.DataFrame({name: values.reshape(values.shape[0], -1)[:, 0] if values.ndim else values})
 
 
 def _prediction_function(model, predict_function, type_) -> Callable[[pd.DataFrame], pd.DataFrame]:
     """iml's ``create_predict_fun``: which call answers ``newdata``."""
     if predict_function is not None:
         if model is None:
-            return lambda newdata: _as_prediction_frame(predict_function(newdata), None)
+            return lambda newdata: _as_prediction_frame(predict_function(newdata), None, without_model=True)
         return lambda newdata: _as_prediction_frame(predict_function(model, newdata), model)
     if type(model).__module__.startswith("rpy2."):
         from .r import RModel
@@ -157,7 +161,7 @@ class Predictor:
     >>> import pandas as pd
     >>> X = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [0.5, 0.5, 1.0]})
     >>> p = Predictor(predict_function=lambda newdata: newdata["a"] * newdata["b"], data=X)
-    >>> p.predict(X)["..prediction"].tolist()
+    >>> p.predict(X)["pred"].tolist()
     [0.5, 1.0, 3.0]
     """
 

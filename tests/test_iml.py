@@ -321,7 +321,7 @@ def test_statsmodels_results(data):
 def test_unnamed_matrix_outputs_get_iml_names(data):
     predictor = Predictor(predict_function=lambda nd: np.column_stack([nd["x1"], nd["x2"]]), data=data)
     res = FeatureEffect(predictor, "x1", grid_size=2).results
-    assert list(res[".class"].cat.categories) == ["..prediction.1", "..prediction.2"]
+    assert list(res[".class"].cat.categories) == ["1", "2"]  # iml: data.frame(pred, check.names = FALSE)
 
 
 def test_model_with_predict_function(data):
