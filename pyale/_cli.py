@@ -488,7 +488,6 @@ def _run_summary(args, data, X, model, rows) -> str:
 
 def _validate_command(args) -> int:
     from . import _report, _validate
-    from ._adapters import adapt_model
 
     start = time.perf_counter()
     conventions = ["aleplot", "iml"] if args.conventions == "both" else [args.conventions]
@@ -502,9 +501,14 @@ def _validate_command(args) -> int:
     X = _validate.as_r_factors(_model_inputs(data, model, args.drop))
     features = _parse_features(args.features, X.columns)
     out = _output_dir(args.out)
+    def predict(frame):
+        return np.asarray(model_predict(frame), dtype=float).reshape(-1)
+
     try:
-        adapter = adapt_model(model, response=args.response)
-        probe = adapter.predict(X.iloc[:2])
+        model_predict = _validate.model_predict(model, args.response)
+        r_model = model if _validate.is_r_model(model) else None
+        side = _validate.RSide(X, predict, r_model, args.response, str(args.model))  # loads predict's package
+        probe = model_predict(X.iloc[:2])
     except Exception as exc:  # noqa: BLE001 - the model's own error text
         raise CommandError(f"the model cannot predict on the data's columns {list(X.columns)!r}: "
                            f"{_describe(exc)}") from exc
@@ -512,13 +516,6 @@ def _validate_command(args) -> int:
         raise CommandError(
             f"the model has {np.shape(probe)[1]} outputs (e.g. class probabilities); ALEPlot explains "
             "one: choose it with --response.", EXIT_USAGE)
-
-    def predict(frame):
-        return np.asarray(adapter.predict(frame), dtype=float).reshape(-1)
-
-    from .r import RModel
-
-    side = _validate.RSide(X, predict, model if isinstance(model, RModel) else None)
     comparisons, files = [], []
     jobs = [(c, f) for f in features for c in conventions]
     for number, (conv, feature) in enumerate(jobs, start=1):
@@ -536,19 +533,7 @@ def _validate_command(args) -> int:
         files.append(_report.write_effect_files(out, comparison))
         verdict = "matches R" if comparison.ok else "DIFFERS from R"
         _progress(f"[{number}/{len(jobs)}] {verdict} (max |diff| {comparison.max_abs:.3g})")
-    context = {
-        "inputs": {
-            "data": f"{args.data} ({data.shape[0]} rows; SHA-256 {_report.sha256(args.data)})",
-            "model": f"{args.model} ({type(model).__module__}.{type(model).__name__}; "
-                     f"SHA-256 {_report.sha256(args.model)})",
-            "model inputs": ", ".join(map(str, X.columns)),
-            "features": ", ".join(" x ".join(f) if isinstance(f, tuple) else f for f in features),
-        },
-        "versions": _validate.versions(conventions),
-        "command": "pyale validate " + " ".join(_quote(a) for a in _validate_argv(args)),
-        "model_note": ("R evaluates the R model with its own predict() on both sides." if isinstance(model, RModel)
-                       else "R calls the Python model back through rpy2, so both sides use the same model."),
-    }
+    context = _validate.report_context(args, data, model, X, features, conventions, side)
     md_path, html_path = _report.write_reports(out, context, comparisons, files)
     matched = sum(c.ok for c in comparisons)
     print(f"{matched} of {len(comparisons)} effects match R (rtol 1e-10).")
@@ -558,21 +543,3 @@ def _validate_command(args) -> int:
     _report_files(out, [p for pair in files for p in pair] + [md_path, html_path])
     _progress(f"done in {time.perf_counter() - start:.1f} s")
     return EXIT_OK if matched == len(comparisons) else EXIT_FAILED
-
-
-def _validate_argv(args) -> list[str]:
-    argv = ["--data", str(args.data), "--model", str(args.model), "--features", *args.features,
-            "--out", str(args.out), "--conventions", args.conventions]
-    for option, value in (("--intervals", args.intervals), ("--response", args.response),
-                          ("--r-predict-type", args.r_predict_type)):
-        if value is not None:
-            argv += [option, str(value)]
-    if args.drop:
-        argv += ["--drop", *args.drop]
-    return argv
-
-
-def _quote(text: str) -> str:
-    import shlex
-
-    return shlex.quote(text)

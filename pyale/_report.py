@@ -107,7 +107,8 @@ def write_reports(out: Path, context: dict, comparisons, files) -> tuple[Path, P
     md += ["", "## Effects", "", "| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
     for row in rows:
         md.append("| " + " | ".join(row[:7]) + f" | [{row[7]}]({row[7]}) | ![{row[8]}]({row[8]}) |")
-    md += ["", "## The exact calls", ""]
+    md += ["", "## Set-up the calls rely on", "", "R:", "", "```r", context["r_setup"], "```", "", "Python:", "",
+           "```python", context["python_setup"], "```", "", "## The exact calls", ""]
     for comparison in comparisons:
         md += [f"### {comparison.conventions}: {comparison.label}", "", "R:", "", "```r",
                comparison.r_call, "```", "", "pyale:", "", "```python", comparison.py_call, "```", ""]
@@ -133,6 +134,8 @@ def write_reports(out: Path, context: dict, comparisons, files) -> tuple[Path, P
         parts.append("<tr>" + "".join(f"<td>{esc(v)}</td>" for v in row[:6]) + f"<td{cls}>{esc(row[6])}</td>"
                      + f"<td><a href='{esc(row[7])}'>{esc(row[7])}</a></td></tr>")
     parts.append("</table>")
+    parts += ["<h2>Set-up the calls rely on</h2>", f"<p>R:</p><pre>{esc(context['r_setup'])}</pre>",
+              f"<p>Python:</p><pre>{esc(context['python_setup'])}</pre>", "<h2>The exact calls</h2>"]
     for comparison, (_, png_path) in zip(comparisons, files):
         image = base64.b64encode(png_path.read_bytes()).decode("ascii")
         parts += [f"<h3>{esc(comparison.conventions)}: {esc(comparison.label)}</h3>",

@@ -12,17 +12,19 @@ grids, levels and K exactly) and written to a report by
 
 from __future__ import annotations
 
-import importlib.metadata as metadata
+import sys
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["Comparison", "as_r_factors", "r_problem", "compare_aleplot", "compare_iml", "RSide", "versions"]
+from ._validate_r import PACKAGES, RSide, r_problem, versions
+
+__all__ = ["PACKAGES", "Comparison", "RSide", "as_r_factors", "compare_aleplot", "compare_iml", "is_r_model",
+           "model_predict", "python_setup", "r_problem", "report_context", "versions"]
 
 RTOL = 1e-10
 ATOL_SCALE = 1e-10
-PACKAGES = {"aleplot": ("ALEPlot", "yaImpute"), "iml": ("iml",)}
 DEFAULT_INTERVALS = {"aleplot": 40, "iml": 20}
 
 
@@ -67,151 +69,34 @@ def as_r_factors(X: pd.DataFrame) -> pd.DataFrame:
     return X.assign(**converted) if converted else X
 
 
-def r_problem(conventions: list[str]) -> str | None:
-    """Why R cannot run here (missing rpy2, R or an R package), or None."""
-    try:
-        import rpy2.robjects as ro
-    except ImportError as exc:
-        return (f"rpy2 is not installed ({exc}). Install R, then `pip install \"pyale-r[r]\"` "
-                "(with R older than 4.5 use `pip install \"rpy2<3.6\"`).")
-    except Exception as exc:  # noqa: BLE001 - rpy2 without R raises ValueError/RuntimeError/OSError
-        return (f"rpy2 could not start R ({type(exc).__name__}: {exc}). Install R "
-                "(Debian/Ubuntu: `apt install r-base-core`).")
-    wanted = [p for c in conventions for p in PACKAGES[c]]
-    missing = [p for p in dict.fromkeys(wanted)
-               if not bool(ro.r(f"isTRUE(requireNamespace('{p}', quietly = TRUE))")[0])]
-    if missing:
-        return (f"R ({ro.r('R.version.string')[0]}) lacks the package(s) {', '.join(missing)}. Install "
-                "them in R (ALEPlot 1.1 has left CRAN: install it from CRAN's archive); pyale never "
-                "installs R packages.")
-    return None
+def is_r_model(model) -> bool:
+    """Whether ``model`` is a :class:`pyale.r.RModel` (without importing rpy2 to find out)."""
+    r_module = sys.modules.get("pyale.r")  # an RModel exists only once pyale.r was imported
+    return r_module is not None and isinstance(model, r_module.RModel)
 
 
-def versions(conventions: list[str]) -> dict:
-    """Versions of R, the R packages, pyale and the Python stack."""
-    import platform
+def model_predict(model, response=None):
+    """``predict(frame) -> array`` for the pyale side (and for R to call back for a Python model).
 
-    import rpy2.robjects as ro
-
-    from . import __version__
-
-    out = {"R": str(ro.r("R.version.string")[0])}
-    for conv in conventions:
-        for package in PACKAGES[conv]:
-            out[f"R package {package}"] = str(ro.r(f"as.character(packageVersion('{package}'))")[0])
-    out["pyale"] = __version__
-    out["Python"] = platform.python_version()
-    for package in ("numpy", "pandas", "rpy2"):
-        out[package] = metadata.version(package)
-    return out
-
-
-def _r_string(text: str) -> str:
-    return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def _r_names(names) -> str:
-    return "c(" + ", ".join(_r_string(n) for n in names) + ")"
-
-
-class RSide:
-    """The data and model as R sees them, and R's two functions run on them.
-
-    Parameters
-    ----------
-    X : pandas.DataFrame
-        Model inputs (string columns already made categorical).
-    predict : callable
-        ``predict(frame) -> 1-D array``: the model's one output, used for the
-        Python side and, for a Python model, called back from R.
-    r_model : pyale.r.RModel or None
-        An R model, evaluated natively in R on the R side.
+    A Python model goes through :func:`pyale._adapters.adapt_model`; an R
+    model (:class:`pyale.r.RModel`) returns R's ``predict``, and for a matrix
+    answer (``--r-predict-type prob``) ``response`` names the column, as
+    ``predict(...)[, response]`` does on the R side.
     """
+    from ._adapters import adapt_model
 
-    def __init__(self, X: pd.DataFrame, predict, r_model=None):
-        import rpy2.robjects as ro
-        import rpy2.rinterface as ri
+    if not is_r_model(model) or response is None:
+        return adapt_model(model, response=response).predict
 
-        from .r import to_r_dataframe
+    def predict(frame: pd.DataFrame):
+        answer = model.predict(frame)
+        columns = [str(c) for c in getattr(answer, "columns", [])]
+        if str(response) not in columns:
+            raise ValueError(f"The 'response' parameter must name a column of R's predict() answer, one of "
+                             f"{columns!r}. Got {response!r} instead.")
+        return answer[str(response)].to_numpy(dtype=float)
 
-        self.ro = ro
-        self.X = X
-        ro.globalenv[".pyale_X"] = to_r_dataframe(X)
-        if r_model is not None:
-            ro.globalenv[".pyale_fit"] = r_model.model
-            extra = "".join(f", {k} = {_r_string(v)}" for k, v in r_model.predict_args.items())
-            self.predict_code = f"as.numeric(predict(model, newdata = newdata{extra}))"
-            self.model_name = ".pyale_fit"
-        else:
-            columns = list(X.columns)
-            dtypes = X.dtypes
-
-            @ri.rternalize
-            def call_python(newdata):
-                frame = self._to_frame(newdata, columns, dtypes)
-                return ro.FloatVector(np.asarray(predict(frame), dtype=float).reshape(-1))
-
-            self._callback = call_python  # keep a reference while R may call it
-            ro.globalenv[".pyale_python_model"] = call_python
-            self.predict_code = ".pyale_python_model(newdata)"
-            self.model_name = "NULL"
-        ro.r(f".pyale_pf <- function(X.model, newdata) {{ model <- X.model; {self.predict_code} }}")
-        ro.r(f".pyale_ipf <- function(model, newdata) {self.predict_code}")
-
-    def _to_frame(self, newdata, columns, dtypes) -> pd.DataFrame:
-        from rpy2.robjects import pandas2ri
-        from rpy2.robjects.conversion import localconverter
-
-        with localconverter(self.ro.default_converter + pandas2ri.converter):
-            frame = self.ro.conversion.get_conversion().rpy2py(newdata)
-        out = {}
-        for name in columns:
-            dtype = dtypes[name]
-            values = frame[name]
-            if isinstance(dtype, pd.CategoricalDtype):
-                out[name] = pd.Categorical(np.asarray(values, dtype=object), categories=dtype.categories,
-                                           ordered=dtype.ordered)
-            else:
-                out[name] = np.asarray(values).astype(dtype)
-        return pd.DataFrame(out)
-
-    def aleplot(self, J: list[int], K: int) -> dict:
-        """R's ``ALEPlot`` (drawn into a throw-away PNG device); K, x.values, f.values."""
-        code = (f"ALEPlot::ALEPlot(.pyale_X, {self.model_name}, .pyale_pf, J = c({', '.join(map(str, J))}), "
-                f"K = {K})")
-        self.ro.r(f"png(tempfile(fileext = '.png')); .pyale_res <- {code}; invisible(dev.off())")
-        res = self.ro.r(".pyale_res")
-        names = list(res.names)
-        x_values = res.rx2("x.values")
-        if len(J) == 2:
-            x = [self._vector(x_values[0]), self._vector(x_values[1])]
-        else:
-            x = self._vector(x_values)
-        f = np.asarray(res.rx2("f.values"), dtype=float)
-        dims = self.ro.r("dim(.pyale_res$f.values)")
-        if dims is not self.ro.NULL:
-            f = np.asarray(f).reshape([int(d) for d in dims], order="F") if f.ndim == 1 else f
-        K_r = [int(k) for k in res.rx2("K")] if "K" in names else None
-        return {"K": K_r, "x": x, "f": f, "code": code}
-
-    def _vector(self, value):
-        if str(self.ro.r["class"](value)[0]) in ("character", "factor"):
-            return [str(v) for v in self.ro.r["as.character"](value)]
-        return np.asarray(value, dtype=float)
-
-    def iml(self, features: list[str], grid_size: int) -> tuple[pd.DataFrame, str]:
-        """iml's ``FeatureEffect$new(..., method = "ale")$results`` as a DataFrame."""
-        from rpy2.robjects import pandas2ri
-        from rpy2.robjects.conversion import localconverter
-
-        model = self.model_name
-        code = (f"iml::FeatureEffect$new(iml::Predictor$new(model = {model}, data = .pyale_X, "
-                f"predict.function = .pyale_ipf), {_r_names(features)}, method = \"ale\", "
-                f"grid.size = {grid_size})$results")
-        self.ro.r(f".pyale_iml <- as.data.frame({code})")
-        with localconverter(self.ro.default_converter + pandas2ri.converter):
-            frame = self.ro.conversion.get_conversion().rpy2py(self.ro.r(".pyale_iml"))
-        return frame.reset_index(drop=True), code
+    return predict
 
 
 def _differences(r_values: np.ndarray, py_values: np.ndarray) -> tuple[float, float, float, bool]:
@@ -322,3 +207,65 @@ def compare_iml(side: RSide, predict, feature, grid_size: int) -> Comparison:
                       f"pyale.FeatureEffect(pyale.Predictor(predict_function=predict, data=X), {py_feature}, "
                       f"method='ale', grid_size={grid_size}).results", table, max_abs, max_rel, atol, within,
                       problems)
+
+
+def python_setup(args, X: pd.DataFrame, r_model: bool) -> str:
+    """The Python code that defines ``X``, ``predict`` and ``pred_fun`` as the pyale calls use them."""
+    reader = "read_csv" if str(args.data).lower().endswith(".csv") else "read_parquet"
+    path = str(args.model)
+    imports = ["import pandas as pd", "import pyale"]
+    if r_model:
+        imports.append("import pyale.r")
+    else:
+        imports += ["import joblib"] if path.lower().endswith(".joblib") else []
+        imports.append("from pyale._adapters import adapt_model")
+    lines = [*imports, f"data = pd.{reader}({str(args.data)!r})", f"X = data[{[str(c) for c in X.columns]!r}]"]
+    strings = [str(c) for c in X.columns if isinstance(X[c].dtype, pd.CategoricalDtype)]
+    if strings:
+        lines.append(f"# categorical columns {strings!r}: pandas Categoricals, the same levels as R's factors")
+    if r_model:
+        extra = "" if args.r_predict_type is None else f", type={args.r_predict_type!r}"
+        lines.append(f"model = pyale.r.RModel({path!r}{extra})")
+        if args.response is not None:
+            lines.append(f"predict = lambda frame: model.predict(frame)[{str(args.response)!r}].to_numpy(float)")
+        else:
+            lines.append("predict = model.predict")
+    else:
+        loader = "joblib.load" if path.lower().endswith(".joblib") else "pd.read_pickle"
+        lines.append(f"model = {loader}({path!r})")
+        lines.append(f"predict = adapt_model(model, response={args.response!r}).predict")
+    lines.append("pred_fun = lambda X_model, newdata: predict(newdata)")
+    return "\n".join(lines)
+
+
+def report_context(args, data: pd.DataFrame, model, X: pd.DataFrame, features: list, conventions: list[str],
+                   side: RSide) -> dict:
+    """What :func:`pyale._report.write_reports` writes besides the effects."""
+    import shlex
+
+    from ._report import sha256
+
+    r_model = is_r_model(model)
+    argv = ["--data", str(args.data), "--model", str(args.model), "--features", *args.features,
+            "--out", str(args.out), "--conventions", args.conventions]
+    for option, value in (("--intervals", args.intervals), ("--response", args.response),
+                          ("--r-predict-type", args.r_predict_type)):
+        if value is not None:
+            argv += [option, str(value)]
+    if args.drop:
+        argv += ["--drop", *args.drop]
+    return {
+        "inputs": {
+            "data": f"{args.data} ({data.shape[0]} rows; SHA-256 {sha256(args.data)})",
+            "model": f"{args.model} ({type(model).__module__}.{type(model).__name__}; "
+                     f"SHA-256 {sha256(args.model)})",
+            "model inputs": ", ".join(map(str, X.columns)),
+            "features": ", ".join(" x ".join(f) if isinstance(f, tuple) else f for f in features),
+        },
+        "versions": versions(conventions),
+        "r_setup": side.setup,
+        "python_setup": python_setup(args, X, r_model),
+        "command": "pyale validate " + " ".join(shlex.quote(a) for a in argv),
+        "model_note": ("R evaluates the R model with its own predict() on both sides." if r_model
+                       else "R calls the Python model back through rpy2, so both sides use the same model."),
+    }

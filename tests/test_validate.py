@@ -28,6 +28,15 @@ def test_without_r_says_what_is_missing_and_exits_3(run_inputs, tmp_path, monkey
     assert not (tmp_path / "report").exists()
 
 
+def test_r_problem_names_missing_rpy2_and_how_to_install_it(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "rpy2.robjects", None)  # `import rpy2.robjects` raises ImportError
+    problem = _validate.r_problem(["aleplot"])
+    assert problem.startswith("rpy2 is not installed")
+    assert 'pip install "pyale-r[r]"' in problem
+
+
 def test_r_problem_names_a_missing_package(monkeypatch):
     pytest.importorskip("rpy2")
     monkeypatch.setitem(_validate.PACKAGES, "iml", ("pyaleNoSuchPackage",))
@@ -86,6 +95,45 @@ def test_differences_flag_a_cell_beyond_tolerance():
     assert _validate._differences(r, r + 1e-13)[3]
     max_abs, _, atol, within = _validate._differences(r, r + np.array([0, 0, 1e-6]))
     assert not within and max_abs == pytest.approx(1e-6) and atol == pytest.approx(2e-10)
+
+
+def test_python_setup_names_the_reader_columns_loader_and_response(tmp_path):
+    import argparse
+
+    X = _validate.as_r_factors(pd.DataFrame({"x": [1.0, 2.0], "s": ["b", "a"]}))
+    args = argparse.Namespace(data=tmp_path / "d.parquet", model=tmp_path / "m.joblib", response="yes",
+                              r_predict_type=None)
+    code = _validate.python_setup(args, X, r_model=False)
+    assert f"data = pd.read_parquet({str(tmp_path / 'd.parquet')!r})" in code
+    assert "X = data[['x', 's']]" in code
+    assert "categorical columns ['s']" in code
+    assert "import joblib" in code and "model = joblib.load(" in code
+    assert "adapt_model(model, response='yes').predict" in code
+    args = argparse.Namespace(data=tmp_path / "d.csv", model=tmp_path / "m.rds", response="setosa",
+                              r_predict_type="prob")
+    code = _validate.python_setup(args, X, r_model=True)
+    assert "import pyale.r" in code and "pd.read_csv(" in code
+    assert f"pyale.r.RModel({str(tmp_path / 'm.rds')!r}, type='prob')" in code
+    assert "model.predict(frame)['setosa']" in code
+    compile(code, "<setup>", "exec")
+
+
+def test_python_setup_runs_and_predicts_as_the_command_does(run_inputs):  # noqa: F811
+    import argparse
+
+    from pyale._adapters import adapt_model
+
+    data = pd.read_csv(run_inputs / "grunfeld.csv")
+    X = _validate.as_r_factors(data.drop(columns=["invest", "year"]))
+    args = argparse.Namespace(data=run_inputs / "grunfeld.csv", model=run_inputs / "ols.pkl", response=None,
+                              r_predict_type=None)
+    namespace: dict = {}
+    exec(_validate.python_setup(args, X, r_model=False), namespace)
+    assert list(namespace["X"].columns) == list(X.columns)
+    model = pd.read_pickle(run_inputs / "ols.pkl")
+    expected = np.asarray(adapt_model(model).predict(X), dtype=float)
+    np.testing.assert_allclose(np.asarray(namespace["pred_fun"](None, namespace["X"]), dtype=float), expected,
+                               rtol=0, atol=0)
 
 
 # ---------------------------------------------------------------- live
@@ -158,3 +206,69 @@ def test_a_difference_is_reported_and_exits_1(r_packages, run_inputs, tmp_path, 
     report = (tmp_path / "report" / "report.md").read_text()
     assert "1 of 2 effects differ from R" in report
     assert "DIFFER" in report
+
+
+@pytest.fixture
+def iris_forest(r_packages, tmp_path):
+    """iris as CSV and a randomForest classifier saved by R's saveRDS (randomForest not attached)."""
+    R = r_packages
+    R.require("randomForest")
+    data, model = tmp_path / "iris.csv", tmp_path / "forest.rds"
+    R(f"""
+      write.csv(datasets::iris, "{data}", row.names = FALSE)
+      set.seed(1)
+      saveRDS(randomForest::randomForest(Species ~ ., data = datasets::iris, ntree = 30), "{model}")
+    """)
+    return data, model
+
+
+@pytest.mark.r
+def test_r_classifier_rds_with_response_matches(iris_forest, tmp_path):
+    data, model = iris_forest
+    out = tmp_path / "report"
+    argv = ["validate", "--data", data, "--model", model, "--r-predict-type", "prob", "--features", "Petal.Width",
+            "Sepal.Length,Petal.Width", "--drop", "Species", "--intervals", "8", "--out", out]
+    code, stdout, stderr = run_main([*argv, "--response", "versicolor"])
+    assert code == 0, stderr
+    report = _report_checks(out, 4)
+    assert 'loadNamespace("randomForest")' in report
+    assert 'type = "prob")[, "versicolor"]' in report
+    table = pd.read_csv(out / "iml_Petal.Width.csv")
+    assert np.ptp(table["r"]) > 0.1  # the class probability really moves with Petal.Width
+
+    code, _, stderr = run_main([*argv, "--response", "versicolour"])
+    assert code == 1
+    assert "must name a column of R's predict() answer, one of ['setosa', 'versicolor', 'virginica']" in stderr
+    code, _, stderr = run_main(argv)
+    assert code == 2
+    assert "the model has 3 outputs" in stderr and "--response" in stderr
+
+
+@pytest.mark.r
+def test_python_classifier_pickle_with_response_matches(r_packages, tmp_path):
+    import pickle
+
+    from sklearn.compose import make_column_transformer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+
+    rng = np.random.default_rng(5)
+    data = pd.DataFrame({"a": rng.normal(size=80), "b": rng.uniform(-1, 1, size=80),
+                         "g": rng.choice(["u", "v", "w"], size=80)})
+    y = np.where(data["a"] + data["b"] * (data["g"] == "v") + rng.normal(scale=0.5, size=80) > 0, "yes", "no")
+    model = make_pipeline(make_column_transformer((OneHotEncoder(), ["g"]), remainder="passthrough"),
+                          LogisticRegression()).fit(data, y)
+    data.assign(y=y).to_csv(tmp_path / "d.csv", index=False)
+    (tmp_path / "m.pkl").write_bytes(pickle.dumps(model))
+    out = tmp_path / "report"
+    code, stdout, stderr = run_main(["validate", "--data", tmp_path / "d.csv", "--model", tmp_path / "m.pkl",
+                                     "--features", "a", "g", "g,b", "--response", "yes", "--intervals", "5",
+                                     "--out", out])
+    assert code == 0, stderr
+    report = _report_checks(out, 6)
+    assert "R calls the Python model back through rpy2" in report
+    assert "categorical columns ['g']" in report
+    assert "adapt_model(model, response='yes')" in report
+    table = pd.read_csv(out / "aleplot_g.csv")
+    assert sorted(table["g"]) == ["u", "v", "w"] and np.ptp(table["r"]) > 0
