@@ -79,6 +79,8 @@ def adapt_model(model: object, *, response: object | Sequence | None = None) -> 
         from .r import RModel
 
         return adapt_model(RModel(model), response=response)
+    if type(model).__name__ == "RModel" and type(model).__module__ == "pyale.r":
+        return _r_model_adapter(model, response)
     if hasattr(model, "predict_proba") and hasattr(model, "classes_"):
         classes = list(np.asarray(model.classes_).tolist())
         columns = list(range(len(classes)))
@@ -109,3 +111,23 @@ def adapt_model(model: object, *, response: object | Sequence | None = None) -> 
         "The 'model' parameter must be a fitted model with predict or predict_proba, an R model "
         f"object, or a callable f(frame). Got {type(model).__name__} instead."
     )
+
+
+def _r_model_adapter(model, response) -> Adapter:
+    """R's ``predict``; for a matrix answer (e.g. ``type = "prob"``) ``response`` picks columns by name."""
+    if response is None:
+        return Adapter(model.predict, "r")
+    wanted = [response] if np.ndim(response) == 0 else list(response)
+
+    def predict(frame: pd.DataFrame):
+        answer = model.predict(frame)
+        columns = [str(c) for c in getattr(answer, "columns", [])]
+        missing = [w for w in wanted if str(w) not in columns]
+        if missing:
+            raise ValueError(
+                f"The 'response' parameter must name columns of R's predict() answer {columns!r} "
+                f"(e.g. with type = \"prob\"). Got {response!r} instead."
+            )
+        return answer[[str(w) for w in wanted]].to_numpy(dtype=float)
+
+    return Adapter(predict, "r", [str(w) for w in wanted])

@@ -85,18 +85,10 @@ def model_predict(model, response=None):
     """
     from ._adapters import adapt_model
 
+    predict = adapt_model(model, response=response).predict
     if not is_r_model(model) or response is None:
-        return adapt_model(model, response=response).predict
-
-    def predict(frame: pd.DataFrame):
-        answer = model.predict(frame)
-        columns = [str(c) for c in getattr(answer, "columns", [])]
-        if str(response) not in columns:
-            raise ValueError(f"The 'response' parameter must name a column of R's predict() answer, one of "
-                             f"{columns!r}. Got {response!r} instead.")
-        return answer[str(response)].to_numpy(dtype=float)
-
-    return predict
+        return predict
+    return lambda frame: np.asarray(predict(frame), dtype=float).reshape(-1)
 
 
 def _differences(r_values: np.ndarray, py_values: np.ndarray) -> tuple[float, float, float, bool]:

@@ -13,7 +13,7 @@ import importlib.metadata as metadata
 import numpy as np
 import pandas as pd
 
-__all__ = ["PACKAGES", "RSide", "load_predict_packages", "r_problem", "versions"]
+__all__ = ["PACKAGES", "RSide", "r_problem", "versions"]
 
 PACKAGES = {"aleplot": ("ALEPlot", "yaImpute"), "iml": ("iml",)}
 
@@ -55,35 +55,6 @@ def versions(conventions: list[str]) -> dict:
     for package in ("numpy", "pandas", "rpy2"):
         out[package] = metadata.version(package)
     return out
-
-
-def load_predict_packages(fit) -> list[str]:
-    """Load the R package whose ``predict`` method an R model needs, and name it.
-
-    ``readRDS`` does not load the package that made a model, so R's ``predict``
-    finds no method for e.g. a ``randomForest``.  For each class of the model
-    without a visible ``predict`` method, an installed package of that name
-    (``randomForest``, ``rpart``, ``ranger``, ...) is loaded until one is found.
-    Returns the package holding the method found, unless R attaches it at
-    start-up (``stats`` for ``lm``/``glm``), so a report can load it too.
-    """
-    import rpy2.robjects as ro
-
-    found = ro.r("""function(fit) {
-      for (cls in class(fit)) {
-        method <- utils::getS3method("predict", cls, optional = TRUE)
-        if (is.null(method) && nzchar(system.file(package = cls))) {
-          loadNamespace(cls)
-          method <- utils::getS3method("predict", cls, optional = TRUE)
-        }
-        if (!is.null(method)) {
-          package <- environmentName(environment(method))
-          return(setdiff(package, c(getOption("defaultPackages"), "base", "R_GlobalEnv", "")))
-        }
-      }
-      character(0)
-    }""")(fit)
-    return [str(name) for name in found]
 
 
 def _r_string(text: str) -> str:
@@ -128,7 +99,7 @@ class RSide:
         ro.globalenv[".pyale_X"] = to_r_dataframe(X)
         if r_model is not None:
             ro.globalenv[".pyale_fit"] = r_model.model
-            loads = [f"loadNamespace({_r_string(name)})" for name in load_predict_packages(r_model.model)]
+            loads = [f"loadNamespace({_r_string(name)})" for name in r_model.packages]
             extra = "".join(f", {k} = {_r_string(v)}" for k, v in r_model.predict_args.items())
             column = "" if response is None else f"[, {_r_string(response)}]"
             self.predict_code = f"as.numeric(predict(model, newdata = newdata{extra}){column})"

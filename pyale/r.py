@@ -27,7 +27,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without rpy2
 except (ValueError, RuntimeError, OSError) as exc:  # pragma: no cover - rpy2 without R
     raise ImportError(f"pyale.r could not start R through rpy2: {exc}") from exc
 
-__all__ = ["RModel", "to_r_dataframe", "r_version"]
+__all__ = ["RModel", "to_r_dataframe", "r_version", "load_predict_packages"]
 
 
 def r_version() -> str:
@@ -77,6 +77,34 @@ def to_r_dataframe(frame: pd.DataFrame):
     return out
 
 
+def load_predict_packages(fit) -> list[str]:
+    """Load the R package whose ``predict`` method an R model needs, and name it.
+
+    ``readRDS`` does not load the package that made a model, so R's ``predict``
+    finds no method for e.g. a ``randomForest``.  For each class of the model
+    without a visible ``predict`` method, an installed package of that name
+    (``randomForest``, ``rpart``, ``ranger``, ...) is loaded until one is found.
+    Returns the package holding the method found, unless R attaches it at
+    start-up (``stats`` for ``lm``/``glm``), so a report can load it too.
+    """
+    found = _ro.r("""function(fit) {
+      for (cls in class(fit)) {
+        method <- utils::getS3method("predict", cls, optional = TRUE)
+        if (is.null(method) && nzchar(system.file(package = cls))) {
+          loadNamespace(cls)
+          method <- utils::getS3method("predict", cls, optional = TRUE)
+        }
+        if (!is.null(method)) {
+          package <- environmentName(environment(method))
+          return(setdiff(package, c(getOption("defaultPackages"), "base", "R_GlobalEnv", "")))
+        }
+      }
+      character(0)
+    }""")(fit)
+    return [str(name) for name in found]
+
+
+
 class RModel:
     """An R model called through R's ``predict``.
 
@@ -87,6 +115,12 @@ class RModel:
     **predict_args
         Extra arguments for R's ``predict`` (e.g. ``type = "prob"`` for a
         randomForest classifier, ``type = "response"`` for a glm).
+
+    Attributes
+    ----------
+    packages : list of str
+        The R package(s) loaded so that ``predict`` finds the model's method
+        (``readRDS`` does not load them), e.g. ``["randomForest"]``.
 
     Examples
     --------
@@ -102,6 +136,7 @@ class RModel:
                 raise FileNotFoundError(f"No R model file at {str(path)!r}.")
             model = _ro.r["readRDS"](str(path))
         self.model = model
+        self.packages = load_predict_packages(model)
         self.predict_args = predict_args
         self._predict = _ro.r["predict"]
 

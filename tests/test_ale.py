@@ -163,3 +163,32 @@ def test_r_lm_object_gives_aleplot_numbers(R):
     assert_allclose(RModel(fit).predict(X), np.asarray(expected), rtol=0, atol=0)
     ref = ALEPlot(X, RModel(fit), lambda m, d: m.predict(d), J=("g", "x2"), K=7, plot=False)
     assert_allclose(res.effects[..., 0], ref.f_values, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.r
+def test_r_classifier_rds_with_response_in_ale_and_run(R, tmp_path):
+    """An R randomForest saved with saveRDS: RModel loads randomForest itself, response picks a class."""
+    R.require("randomForest")
+    from pyale.r import RModel
+    from test_cli import run_main
+
+    path = tmp_path / "forest.rds"
+    R(f"""
+      set.seed(2); saveRDS(randomForest::randomForest(Species ~ ., data = iris, ntree = 25), "{path}")
+      write.csv(iris, "{tmp_path / 'iris.csv'}", row.names = FALSE)
+    """)
+    iris = pd.read_csv(tmp_path / "iris.csv")
+    model = RModel(path, type="prob")
+    assert model.packages == ["randomForest"]
+    X = iris.drop(columns="Species")
+    res = ale(model, X, "Petal.Width", n_intervals=6, response="versicolor")
+    ref = ALEPlot(X, model, lambda m, d: m.predict(d)["versicolor"].to_numpy(), J="Petal.Width", K=6, plot=False)
+    assert res.outputs == ("versicolor",)
+    assert_array_equal(res.effects[:, 0], ref.f_values)
+    with pytest.raises(PredictionError, match=re.escape("must name columns of R's predict() answer ['setosa'")):
+        ale(model, X, "Petal.Width", response="nope")
+    code, _, stderr = run_main(["run", "--data", tmp_path / "iris.csv", "--model", path, "--r-predict-type", "prob",
+                                "--response", "virginica", "--features", "Petal.Width", "--drop", "Species",
+                                "--out", tmp_path / "out"])
+    assert code == 0, stderr
+    assert (tmp_path / "out" / "ale_Petal.Width.csv").exists()

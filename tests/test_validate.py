@@ -238,7 +238,7 @@ def test_r_classifier_rds_with_response_matches(iris_forest, tmp_path):
 
     code, _, stderr = run_main([*argv, "--response", "versicolour"])
     assert code == 1
-    assert "must name a column of R's predict() answer, one of ['setosa', 'versicolor', 'virginica']" in stderr
+    assert "must name columns of R's predict() answer ['setosa', 'versicolor', 'virginica']" in stderr
     code, _, stderr = run_main(argv)
     assert code == 2
     assert "the model has 3 outputs" in stderr and "--response" in stderr
