@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._calls import ModelCaller
-from ._columns import Feature, categorical_column_values, numeric_column_values, replace_columns
+from ._calls import ModelCaller, predict_variants
+from ._columns import Feature, categorical_column_values, numeric_grid_values, replace_columns
 from ._rbase import bin_right_closed
 
 __all__ = ["MainEffect", "numeric_main_effect", "categorical_main_effect", "group_means"]
@@ -69,6 +69,7 @@ def numeric_main_effect(
     caller: ModelCaller,
     *,
     empty_intervals: str = "error",
+    rows_per_call: int | None = None,
 ) -> MainEffect:
     """ALE of a numeric feature over the given interval edges.
 
@@ -88,17 +89,23 @@ def numeric_main_effect(
         ``"zero"``: a local effect of 0, so the curve is flat across it and
         its zero count leaves the centring unchanged (what iml 0.11.4 means
         to do for user grids with ``cumsum_na``).
+    rows_per_call : int, optional
+        At most this many rows per model call (default: ``caller.max_rows``
+        when the caller has one); shifted copies are built per block of
+        rows, which caps memory.
     """
     n_intervals = edges.shape[0] - 1
     bins = bin_right_closed(feature.values, edges)
+    counts = np.bincount(bins, minlength=n_intervals)
     column = frame[feature.name]
+    occupied = counts > 0
+    lower_edges = numeric_grid_values(column, edges[:-1], occupied)
+    upper_edges = numeric_grid_values(column, edges[1:], occupied)
     purpose = f"ALE of {feature.name!r}"
-    lower = replace_columns(frame, None, {feature.name: numeric_column_values(column, edges[bins])})
-    y_lower = caller(lower, purpose + " (rows at the lower interval edge)")
-    del lower
-    upper = replace_columns(frame, None, {feature.name: numeric_column_values(column, edges[bins + 1])})
-    y_upper = caller(upper, purpose + " (rows at the upper interval edge)")
-    del upper
+    y_lower, y_upper = predict_variants(caller, frame, [
+        (purpose + " (rows at the lower interval edge)", lambda part: {feature.name: lower_edges.take(bins[part])}),
+        (purpose + " (rows at the upper interval edge)", lambda part: {feature.name: upper_edges.take(bins[part])}),
+    ], rows_per_call=rows_per_call)
     counts, local = group_means(bins, y_upper - y_lower, n_intervals)
     empty = counts == 0
     if empty.any():

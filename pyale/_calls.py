@@ -9,12 +9,14 @@ model that raises is re-raised as :class:`PredictionError` with the context
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["PredictionError", "ModelCaller"]
+from ._columns import ShiftedFrames
+
+__all__ = ["PredictionError", "ModelCaller", "predict_variants"]
 
 
 class PredictionError(RuntimeError):
@@ -109,7 +111,13 @@ class ModelCaller:
                 f"{self.name} returned {out.shape[0]} value(s) for {n} row(s) of newdata "
                 f"({purpose}); it must return one per row."
             )
-        out = out.reshape(n, -1).astype(float, copy=False)
+        if out.dtype != np.float64:
+            out = out.astype(np.float64)
+        elif not out.flags.owndata:
+            # A view (e.g. of newdata's own memory, which pyale reuses for the next
+            # shifted frame) must not change behind our back.
+            out = out.copy()
+        out = out.reshape(n, -1)
         bad = ~np.isfinite(out)
         if bad.any():
             row = int(np.flatnonzero(bad.any(axis=1))[0])
@@ -127,3 +135,54 @@ class ModelCaller:
                 f"now {names!r}."
             )
         return out
+
+
+def predict_variants(
+    caller: Callable[[pd.DataFrame, str], np.ndarray],
+    frame: pd.DataFrame,
+    variants: Sequence[tuple[str, Callable[[slice], dict]]],
+    *,
+    rows: np.ndarray | None = None,
+    rows_per_call: int | None = None,
+) -> list[np.ndarray]:
+    """Predictions for several variants of the same rows, each with some columns replaced.
+
+    Parameters
+    ----------
+    caller : callable
+        ``caller(frame, purpose) -> (n, n_outputs)`` array, typically a
+        :class:`ModelCaller`.
+    frame : pandas.DataFrame
+        The data (never modified).
+    variants : sequence of (purpose, new_columns)
+        ``new_columns(part)`` returns label -> values for the rows ``part``
+        (a slice of positions into ``rows``).
+    rows : numpy.ndarray, optional
+        Positions of the rows to predict (all rows by default).
+    rows_per_call : int, optional
+        At most this many rows per model call; the shifted frames are then
+        built one block of rows at a time, so memory stays proportional to
+        the block.  Defaults to ``caller.max_rows`` when present.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        One ``(len(rows), n_outputs)`` array per variant, rows in order.
+
+    Notes
+    -----
+    The model is called once per variant (per block of rows); the variants
+    of a block share one private copy of the block (see
+    :class:`~pyale._columns.ShiftedFrames`).
+    """
+    if rows_per_call is None:
+        rows_per_call = getattr(caller, "max_rows", None)
+    n = frame.shape[0] if rows is None else rows.shape[0]
+    step = max(n, 1) if rows_per_call is None else rows_per_call
+    pieces: list[list[np.ndarray]] = [[] for _ in variants]
+    for start in range(0, max(n, 1), step):
+        part = slice(start, min(n, start + step))
+        shifted = ShiftedFrames(frame, part if rows is None else rows[part])
+        for out, (purpose, new_columns) in zip(pieces, variants):
+            out.append(caller(shifted(new_columns(part)), purpose))
+    return [parts[0] if len(parts) == 1 else np.concatenate(parts, axis=0) for parts in pieces]

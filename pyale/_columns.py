@@ -2,8 +2,10 @@
 
 A feature is *numeric* (integer or floating dtypes) or *categorical* (a pandas
 ``Categorical``, or an object/string column of strings).  Reading never
-changes the caller's frame; shifted copies are shallow copies with one or
-two columns replaced, so untouched columns are not copied.
+changes the caller's frame; shifted copies (:class:`ShiftedFrames`) are new
+frames with one or two columns replaced, either sharing the untouched
+columns or, for all-numeric frames, one private copy of the rows reused
+for every shifted version of them.
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ __all__ = [
     "read_feature",
     "read_covariate",
     "replace_columns",
+    "ShiftedFrames",
     "numeric_column_values",
+    "numeric_grid_values",
     "categorical_column_values",
 ]
 
@@ -231,6 +235,21 @@ def numeric_column_values(series: pd.Series, values: np.ndarray):
     return values
 
 
+def numeric_grid_values(series: pd.Series, grid: np.ndarray, used: np.ndarray | None = None):
+    """Grid values in the column's dtype, for rows to take with ``.take(index)``.
+
+    ``numeric_column_values(series, grid)[index]`` equals
+    ``numeric_column_values(series, grid[index])`` (same values, same dtype)
+    when ``used`` marks the grid values that ``index`` refers to: only those
+    decide whether an integer or float32 column keeps its dtype, and the
+    check runs over the grid rather than over every row.
+    """
+    grid = np.asarray(grid, dtype=float)
+    if used is not None and used.any() and not used.all():
+        grid = np.where(used, grid, grid[used][0])
+    return numeric_column_values(series, grid)
+
+
 def categorical_column_values(series: pd.Series, feature: Feature, level_index: np.ndarray):
     """New values for a categorical column given 0-based indices into ``feature.levels``.
 
@@ -245,6 +264,78 @@ def categorical_column_values(series: pd.Series, feature: Feature, level_index: 
     if ptypes.is_object_dtype(series.dtype):
         return labels[level_index]
     return pd.array(labels[level_index], dtype=series.dtype)
+
+
+def _is_plain_numeric(frame: pd.DataFrame) -> bool:
+    """Whether every column has a NumPy numeric, boolean or date-time dtype."""
+    return all(isinstance(d, np.dtype) and d.kind in "biufcmM" for d in frame.dtypes)
+
+
+def _rows_of(frame: pd.DataFrame, rows) -> tuple[pd.DataFrame, bool]:
+    """``frame`` restricted to ``rows`` (None, a slice or positions); whether the result owns its data."""
+    if rows is None:
+        return frame, False
+    if isinstance(rows, slice):
+        if rows.start in (None, 0) and (rows.stop is None or rows.stop >= frame.shape[0]):
+            return frame, False
+        return frame.iloc[rows], False
+    return frame.take(rows), True
+
+
+class ShiftedFrames:
+    """New frames holding some rows of ``frame`` with some columns replaced.
+
+    Each call returns a new DataFrame; ``frame`` is never modified.  For a
+    frame whose columns all have NumPy numeric dtypes, the rows are copied
+    once into a private frame with the caller's block layout (so a model
+    that turns the frame into an array pays what it pays for ``frame``
+    itself), and each call writes the replaced columns into it in place.  A
+    returned frame that is still referenced when the next one is built
+    stays valid: pandas' copy-on-write then copies instead of overwriting.
+    Other frames are shallow copies with the replaced columns swapped in,
+    so untouched columns are shared, not copied.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The caller's data (unique column labels).
+    rows : None, slice or numpy.ndarray
+        Rows to keep, in this order (``None``: all).
+    """
+
+    def __init__(self, frame: pd.DataFrame, rows=None):
+        self._base, owned = _rows_of(frame, rows)
+        self._plain = _is_plain_numeric(frame)
+        self._private = self._base if owned else None
+
+    def __call__(self, new_columns: dict) -> pd.DataFrame:
+        """A frame with the columns in ``new_columns`` (label -> values for the kept rows) replaced."""
+        if not new_columns:
+            return self._base.copy(deep=False)
+        if self._plain:
+            if self._private is None:
+                out = self._base.copy(deep=True)
+            else:
+                out = self._private.copy(deep=False)
+                self._private = None  # the previous frame dies here unless someone else holds it
+            self._private = out
+        else:
+            out = self._base.copy(deep=False)
+        for name, values in new_columns.items():
+            position = out.columns.get_loc(name)
+            current = out.dtypes.iloc[position]
+            if self._plain and isinstance(values, np.ndarray) and values.dtype == current:
+                out.iloc[:, position] = values
+            else:
+                out.isetitem(position, _as_column(values, out.index))
+        return out
+
+
+def _as_column(values, index: pd.Index):
+    """Values ready for ``DataFrame.isetitem``: object arrays stay object (no string inference)."""
+    if isinstance(values, np.ndarray) and values.dtype == object:
+        return pd.Series(values, index=index, dtype=object, copy=False)
+    return values
 
 
 def replace_columns(frame: pd.DataFrame, rows: np.ndarray | None, new_columns: dict) -> pd.DataFrame:
@@ -262,18 +353,6 @@ def replace_columns(frame: pd.DataFrame, rows: np.ndarray | None, new_columns: d
     Returns
     -------
     pandas.DataFrame
-        Columns in the original order; untouched columns are shared or
-        sliced, not deep-copied.
+        Columns in the original order and dtypes (see :class:`ShiftedFrames`).
     """
-    base = frame if rows is None else frame.take(rows)
-    data = {}
-    for position, name in enumerate(base.columns):
-        if name in new_columns:
-            values = new_columns[name]
-            dtype = object if isinstance(values, np.ndarray) and values.dtype == object else None
-            data[name] = pd.Series(values, index=base.index, name=name, dtype=dtype)
-        else:
-            data[name] = base.iloc[:, position]
-    out = pd.DataFrame(data, index=base.index, copy=False)
-    out.columns = base.columns
-    return out
+    return ShiftedFrames(frame, rows)(new_columns)
