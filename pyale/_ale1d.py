@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ._calls import ModelCaller, predict_variants
-from ._columns import Feature, categorical_column_values, numeric_grid_values, replace_columns
+from ._columns import Feature, categorical_column_values, numeric_grid_values
 from ._rbase import bin_right_closed
 
 __all__ = ["MainEffect", "numeric_main_effect", "categorical_main_effect", "group_means"]
@@ -123,7 +123,12 @@ def numeric_main_effect(
 
 
 def categorical_main_effect(
-    frame: pd.DataFrame, feature: Feature, level_order: np.ndarray, caller: ModelCaller
+    frame: pd.DataFrame,
+    feature: Feature,
+    level_order: np.ndarray,
+    caller: ModelCaller,
+    *,
+    rows_per_call: int | None = None,
 ) -> MainEffect:
     """ALE of a categorical feature with its levels in ``level_order``.
 
@@ -136,6 +141,8 @@ def categorical_main_effect(
     ----------
     level_order : numpy.ndarray
         Indices into ``feature.levels``, lowest first (at least two levels).
+    rows_per_call : int, optional
+        As for :func:`numeric_main_effect`.
     """
     n_levels = len(feature.levels)
     rank_of_level = np.empty(n_levels, dtype=np.int64)
@@ -146,19 +153,23 @@ def categorical_main_effect(
 
     up_rows = np.flatnonzero(rank < n_levels - 1)
     down_rows = np.flatnonzero(rank > 0)
-    y_all = caller(frame, purpose + " (rows as observed)")
-    moved_up = replace_columns(
-        frame, up_rows,
-        {feature.name: categorical_column_values(column, feature, level_order[rank[up_rows] + 1])},
+
+    def moved(rows, step):
+        return lambda part: {
+            feature.name: categorical_column_values(column, feature, level_order[rank[rows[part]] + step])
+        }
+
+    (y_all,) = predict_variants(
+        caller, frame, [(purpose + " (rows as observed)", lambda part: {})], rows_per_call=rows_per_call
     )
-    y_up = caller(moved_up, purpose + " (rows moved one level up)")
-    del moved_up
-    moved_down = replace_columns(
-        frame, down_rows,
-        {feature.name: categorical_column_values(column, feature, level_order[rank[down_rows] - 1])},
+    (y_up,) = predict_variants(
+        caller, frame, [(purpose + " (rows moved one level up)", moved(up_rows, 1))],
+        rows=up_rows, rows_per_call=rows_per_call,
     )
-    y_down = caller(moved_down, purpose + " (rows moved one level down)")
-    del moved_down
+    (y_down,) = predict_variants(
+        caller, frame, [(purpose + " (rows moved one level down)", moved(down_rows, -1))],
+        rows=down_rows, rows_per_call=rows_per_call,
+    )
 
     jumps = np.concatenate([rank[up_rows], rank[down_rows] - 1])
     differences = np.vstack([y_up - y_all[up_rows], y_all[down_rows] - y_down])

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._calls import ModelCaller
-from ._columns import Feature, categorical_column_values, numeric_column_values, replace_columns
+from ._calls import ModelCaller, predict_variants
+from ._columns import Feature, categorical_column_values, numeric_grid_values
 from ._rbase import bin_right_closed
 
 __all__ = [
@@ -142,6 +142,28 @@ def _imputation_layout(conventions: str):
     return _mid_scaled, False
 
 
+def _edge_takers(column: pd.Series, edges: np.ndarray, bins: np.ndarray, n_intervals: int) -> dict:
+    """Functions giving a block of rows' lower ("1") and upper ("2") interval edges in the column's dtype."""
+    occupied = np.bincount(bins, minlength=n_intervals) > 0
+    lower = numeric_grid_values(column, edges[:-1], occupied)
+    upper = numeric_grid_values(column, edges[1:], occupied)
+    return {"1": lambda part: lower.take(bins[part]), "2": lambda part: upper.take(bins[part])}
+
+
+def _per_part(compute):
+    """Memoise ``compute(part)`` for the latest block of rows (the variants of a block share it)."""
+    last = {}
+
+    def cached(part):
+        key = (part.start, part.stop)
+        if key not in last:
+            last.clear()
+            last[key] = compute(part)
+        return last[key]
+
+    return cached
+
+
 def _weighted_sum(weights: np.ndarray, values: np.ndarray, axis: int) -> np.ndarray:
     return (weights[..., None] * values).sum(axis=axis)
 
@@ -155,6 +177,7 @@ def numeric_pair_effect(
     caller: ModelCaller,
     *,
     conventions: str = "aleplot",
+    rows_per_call: int | None = None,
 ) -> PairEffect:
     """Second-order ALE of two numeric features, centred as ALEPlot 1.1 (and iml 0.11.4).
 
@@ -163,21 +186,38 @@ def numeric_pair_effect(
     non-empty cell's mean, the means are accumulated over both axes, and the
     count-weighted first-order effects and a count-weighted constant are
     removed.
+
+    Parameters
+    ----------
+    rows_per_call : int, optional
+        At most this many rows per model call (default: ``caller.max_rows``
+        when the caller has one); the four shifted copies are built per block
+        of rows, which caps memory.
     """
     k1, k2 = edges1.shape[0] - 1, edges2.shape[0] - 1
     bins1 = bin_right_closed(first.values, edges1)
     bins2 = bin_right_closed(second.values, edges2)
-    col1, col2 = frame[first.name], frame[second.name]
-    low1 = numeric_column_values(col1, edges1[bins1])
-    high1 = numeric_column_values(col1, edges1[bins1 + 1])
-    low2 = numeric_column_values(col2, edges2[bins2])
-    high2 = numeric_column_values(col2, edges2[bins2 + 1])
+    at_edges = {
+        "1": _edge_takers(frame[first.name], edges1, bins1, k1),
+        "2": _edge_takers(frame[second.name], edges2, bins2, k2),
+    }
     purpose = f"ALE of ({first.name!r}, {second.name!r})"
-    corners = {}
-    for key, v1, v2 in (("11", low1, low2), ("12", low1, high2), ("21", high1, low2), ("22", high1, high2)):
-        shifted = replace_columns(frame, None, {first.name: v1, second.name: v2})
-        corners[key] = caller(shifted, f"{purpose} (cell corner {key})")
-        del shifted
+    corner_values = _per_part(lambda part: {
+        (axis, side): take(part) for axis, takers in at_edges.items() for side, take in takers.items()
+    })
+
+    def corner(key):
+        return lambda part: {
+            first.name: corner_values(part)[("1", key[0])],
+            second.name: corner_values(part)[("2", key[1])],
+        }
+
+    keys = ("11", "12", "21", "22")
+    predictions = predict_variants(
+        caller, frame, [(f"{purpose} (cell corner {key})", corner(key)) for key in keys],
+        rows_per_call=rows_per_call,
+    )
+    corners = dict(zip(keys, predictions))
     second_order = (corners["22"] - corners["21"]) - (corners["12"] - corners["11"])
     counts, means = cell_means(bins1, bins2, second_order, (k1, k2))
     empty = counts == 0
@@ -215,6 +255,7 @@ def categorical_numeric_pair_effect(
     caller: ModelCaller,
     *,
     conventions: str = "aleplot",
+    rows_per_call: int | None = None,
 ) -> PairEffect:
     """Second-order ALE of a categorical (first) and a numeric (second) feature, as ALEPlot 1.1.
 
@@ -227,6 +268,11 @@ def categorical_numeric_pair_effect(
     cells borrow from the nearest non-empty cell (level axis scaled by the
     number of jumps), and the surface over (level, edge) nodes is
     accumulated and centred with level-averaged counts.
+
+    Parameters
+    ----------
+    rows_per_call : int, optional
+        As for :func:`numeric_pair_effect`.
     """
     n_levels = len(first.levels)
     k2 = edges2.shape[0] - 1
@@ -237,22 +283,35 @@ def categorical_numeric_pair_effect(
     col1, col2 = frame[first.name], frame[second.name]
     purpose = f"ALE of ({first.name!r}, {second.name!r})"
 
-    def level_values(rows, step):
-        return categorical_column_values(col1, first, level_order[rank[rows] + step])
+    at_edges = _edge_takers(col2, edges2, bins2, k2)
 
     def second_order(rows, low_step, high_step, label):
-        low2 = numeric_column_values(col2, edges2[bins2[rows]])
-        high2 = numeric_column_values(col2, edges2[bins2[rows] + 1])
-        lower_level = {first.name: level_values(rows, low_step)} if low_step else {}
-        upper_level = {first.name: level_values(rows, high_step)} if high_step else {}
-        y = {}
-        for key, levels, values2 in (
-            ("11", lower_level, low2), ("12", lower_level, high2),
-            ("21", upper_level, low2), ("22", upper_level, high2),
-        ):
-            shifted = replace_columns(frame, rows, {**levels, second.name: values2})
-            y[key] = caller(shifted, f"{purpose} ({label}, cell corner {key})")
-            del shifted
+        def values(part):
+            chosen = rows[part]
+            moved = {
+                step: categorical_column_values(col1, first, level_order[rank[chosen] + step])
+                for step in (low_step, high_step) if step
+            }
+            return {
+                side: at_edges[side](chosen) for side in ("1", "2")
+            } | {("level", step): v for step, v in moved.items()}
+
+        values = _per_part(values)
+
+        def corner(level_step, side):
+            def new_columns(part):
+                current = values(part)
+                out = {first.name: current[("level", level_step)]} if level_step else {}
+                out[second.name] = current[side]
+                return out
+            return new_columns
+
+        keys = {"11": (low_step, "1"), "12": (low_step, "2"), "21": (high_step, "1"), "22": (high_step, "2")}
+        y = dict(zip(keys, predict_variants(
+            caller, frame,
+            [(f"{purpose} ({label}, cell corner {key})", corner(*spec)) for key, spec in keys.items()],
+            rows=rows, rows_per_call=rows_per_call,
+        )))
         return (y["22"] - y["21"]) - (y["12"] - y["11"])
 
     up_rows = np.flatnonzero(rank < n_levels - 1)

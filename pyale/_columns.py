@@ -285,15 +285,18 @@ def _rows_of(frame: pd.DataFrame, rows) -> tuple[pd.DataFrame, bool]:
 class ShiftedFrames:
     """New frames holding some rows of ``frame`` with some columns replaced.
 
-    Each call returns a new DataFrame; ``frame`` is never modified.  For a
-    frame whose columns all have NumPy numeric dtypes, the rows are copied
-    once into a private frame with the caller's block layout (so a model
-    that turns the frame into an array pays what it pays for ``frame``
-    itself), and each call writes the replaced columns into it in place.  A
-    returned frame that is still referenced when the next one is built
-    stays valid: pandas' copy-on-write then copies instead of overwriting.
-    Other frames are shallow copies with the replaced columns swapped in,
-    so untouched columns are shared, not copied.
+    Each call returns a new DataFrame with the given columns replaced and
+    every other column as in ``frame``; ``frame`` is never modified.
+
+    For a frame whose columns all have NumPy numeric dtypes, the rows are
+    copied once into a private frame with the caller's block layout (so a
+    model that turns the frame into an array pays what it pays for
+    ``frame`` itself), and each call writes the replaced columns into it in
+    place (a column passed as the very same array as in the previous call is
+    not written again).  A returned frame that is still referenced when the
+    next one is built stays valid: pandas' copy-on-write then copies
+    instead of overwriting.  Other frames are shallow copies with the
+    replaced columns swapped in, so untouched columns are shared.
 
     Parameters
     ----------
@@ -304,31 +307,50 @@ class ShiftedFrames:
     """
 
     def __init__(self, frame: pd.DataFrame, rows=None):
-        self._base, owned = _rows_of(frame, rows)
+        self._frame = frame
+        self._rows = rows
         self._plain = _is_plain_numeric(frame)
-        self._private = self._base if owned else None
+        self._base = None if self._plain else _rows_of(frame, rows)[0]
+        self._private = None
+        self._written: dict = {}
 
     def __call__(self, new_columns: dict) -> pd.DataFrame:
         """A frame with the columns in ``new_columns`` (label -> values for the kept rows) replaced."""
-        if not new_columns:
-            return self._base.copy(deep=False)
-        if self._plain:
-            if self._private is None:
-                out = self._base.copy(deep=True)
-            else:
-                out = self._private.copy(deep=False)
-                self._private = None  # the previous frame dies here unless someone else holds it
-            self._private = out
-        else:
+        if not self._plain:
             out = self._base.copy(deep=False)
+            for name, values in new_columns.items():
+                out.isetitem(out.columns.get_loc(name), _as_column(values, out.index))
+            return out
+        if self._private is None:
+            if not new_columns:
+                return _rows_of(self._frame, self._rows)[0].copy(deep=False)
+            out, owned = _rows_of(self._frame, self._rows)
+            if not owned:
+                out = out.copy(deep=True)
+        else:
+            out = self._private.copy(deep=False)
+            self._private = None  # the previous frame dies here unless someone else holds it
+        for name in [n for n in self._written if n not in new_columns]:
+            self._write(out, name, self._original(name))
+            del self._written[name]
         for name, values in new_columns.items():
-            position = out.columns.get_loc(name)
-            current = out.dtypes.iloc[position]
-            if self._plain and isinstance(values, np.ndarray) and values.dtype == current:
-                out.iloc[:, position] = values
-            else:
-                out.isetitem(position, _as_column(values, out.index))
+            if self._written.get(name) is not values:
+                self._write(out, name, values)
+                self._written[name] = values
+        self._private = out
         return out
+
+    def _original(self, name) -> np.ndarray:
+        values = self._frame[name].to_numpy()
+        return values if self._rows is None else values[self._rows]
+
+    @staticmethod
+    def _write(out: pd.DataFrame, name, values) -> None:
+        position = out.columns.get_loc(name)
+        if isinstance(values, np.ndarray) and values.dtype == out.dtypes.iloc[position]:
+            out.iloc[:, position] = values
+        else:
+            out.isetitem(position, _as_column(values, out.index))
 
 
 def _as_column(values, index: pd.Index):
