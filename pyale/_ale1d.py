@@ -47,9 +47,16 @@ class MainEffect:
     level_order: np.ndarray | None = None
 
 
-def group_means(groups: np.ndarray, values: np.ndarray, n_groups: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per-group counts and column means (NaN for a group without rows)."""
-    counts = np.bincount(groups, minlength=n_groups)
+def group_means(
+    groups: np.ndarray, values: np.ndarray, n_groups: int, counts: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per-group counts and column means (NaN for a group without rows).
+
+    Sums run over the rows in order (``np.bincount``).  ``counts`` may be
+    given when already known.
+    """
+    if counts is None:
+        counts = np.bincount(groups, minlength=n_groups)
     sums = np.column_stack(
         [np.bincount(groups, weights=values[:, j], minlength=n_groups) for j in range(values.shape[1])]
     )
@@ -106,7 +113,8 @@ def numeric_main_effect(
         (purpose + " (rows at the lower interval edge)", lambda part: {feature.name: lower_edges.take(bins[part])}),
         (purpose + " (rows at the upper interval edge)", lambda part: {feature.name: upper_edges.take(bins[part])}),
     ], rows_per_call=rows_per_call)
-    counts, local = group_means(bins, y_upper - y_lower, n_intervals)
+    differences = np.subtract(y_upper, y_lower, out=y_upper)
+    counts, local = group_means(bins, differences, n_intervals, counts)
     empty = counts == 0
     if empty.any():
         if empty_intervals != "zero":

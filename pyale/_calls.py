@@ -118,8 +118,9 @@ class ModelCaller:
             # shifted frame) must not change behind our back.
             out = out.copy()
         out = out.reshape(n, -1)
-        bad = ~np.isfinite(out)
-        if bad.any():
+        # A finite sum means every value is finite; only otherwise look closer.
+        bad = None if np.isfinite(np.add.reduce(out, axis=None)) else ~np.isfinite(out)
+        if bad is not None and bad.any():
             row = int(np.flatnonzero(bad.any(axis=1))[0])
             raise PredictionError(
                 f"{self.name} returned {int(bad.any(axis=1).sum())} non-finite prediction(s) "

@@ -110,6 +110,16 @@ def column_kind(series: pd.Series) -> str:
     return "other"
 
 
+def _require_complete(series: pd.Series, label: str) -> None:
+    missing = series.isna().to_numpy()
+    if missing.any():
+        first = series.index[np.flatnonzero(missing)[0]]
+        raise ValueError(
+            f"{label} has {int(missing.sum())} missing value(s) (first at index {first!r}); "
+            "ALE needs complete data in the feature. Drop or impute those rows first."
+        )
+
+
 def read_feature(series: pd.Series, *, label: str) -> Feature:
     """Read a feature column, raising a clear error for what ALE cannot use.
 
@@ -140,28 +150,25 @@ def read_feature(series: pd.Series, *, label: str) -> Feature:
             f"{label} has dtype {series.dtype} which is neither numeric nor categorical "
             "(numbers, pandas Categorical, or strings)."
         )
-    missing = series.isna().to_numpy()
-    if missing.any():
-        first = series.index[np.flatnonzero(missing)[0]]
-        raise ValueError(
-            f"{label} has {int(missing.sum())} missing value(s) (first at index {first!r}); "
-            "ALE needs complete data in the feature. Drop or impute those rows first."
-        )
     if kind == "numeric":
         values = series.to_numpy(dtype=float, na_value=np.nan)
-        bad = ~np.isfinite(values)
-        if bad.any():
+        if not np.isfinite(values).all():  # one pass when all is well
+            _require_complete(series, label)
+            bad = ~np.isfinite(values)
             position = int(np.flatnonzero(bad)[0])
             raise ValueError(
                 f"{label} has {int(bad.sum())} infinite value(s) (first {float(values[position])!r} "
                 f"at index {series.index[position]!r}); ALE needs finite values."
             )
+        if values.flags.writeable:
+            values.flags.writeable = False  # lets pyale._cells keep work on it for the call
         return Feature(
             name=series.name,
             categorical=False,
             values=values,
             integer=ptypes.is_integer_dtype(series.dtype),
         )
+    _require_complete(series, label)
     if isinstance(series.dtype, pd.CategoricalDtype):
         cat = series.array
         used = np.unique(cat.codes)
