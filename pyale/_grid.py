@@ -5,13 +5,18 @@ edges, but with different probability vectors: their last bits differ, and
 type-1 quantiles have no tolerance, so the same ``K`` can give different
 edges.  Each rule therefore builds its probabilities exactly as its package
 does.
+
+The order statistics are selected without sorting the whole column
+(:func:`pyale._cells.order_statistics`); they are the values a full sort
+would give.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._rbase import quantile_type1, r_seq
+from ._cells import order_statistics
+from ._rbase import quantile_type1_positions, r_seq
 
 __all__ = ["aleplot_edges", "iml_edges"]
 
@@ -35,10 +40,9 @@ def aleplot_edges(values: np.ndarray, n_intervals: int) -> np.ndarray:
         Strictly increasing edges, the first being the minimum and the last
         the maximum.
     """
-    xs = np.sort(values)
     probs = r_seq(1.0 / n_intervals, 1.0, n_intervals)
-    edges = np.concatenate(([xs[0]], quantile_type1(xs, probs, presorted=True)))
-    return np.unique(edges)
+    positions = np.concatenate(([0], quantile_type1_positions(values.shape[0], probs)))
+    return np.unique(order_statistics(values, positions))
 
 
 def iml_edges(values: np.ndarray, grid_size: int, *, integer: bool = False) -> np.ndarray:
@@ -62,9 +66,8 @@ def iml_edges(values: np.ndarray, grid_size: int, *, integer: bool = False) -> n
     numpy.ndarray
         Strictly increasing edges.
     """
-    xs = np.sort(values)
     probs = r_seq(0.0, 1.0, grid_size + 1)
-    edges = quantile_type1(xs, probs, presorted=True)
+    edges = order_statistics(values, quantile_type1_positions(values.shape[0], probs))
     if integer:
         edges = np.round(edges)
     return np.unique(edges)

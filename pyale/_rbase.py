@@ -11,9 +11,12 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
+from ._cells import MIN_SIZE, bins_right_closed
+
 __all__ = [
     "r_seq",
     "quantile_type1",
+    "quantile_type1_positions",
     "quantile_type7",
     "bin_right_closed",
     "ecdf_at",
@@ -96,13 +99,22 @@ def quantile_type1(x: np.ndarray, probs: np.ndarray, *, presorted: bool = False)
     array([1., 2., 3., 4.])
     """
     xs = np.asarray(x, dtype=float) if presorted else _sorted_finite(x)
-    n = xs.shape[0]
+    return xs[quantile_type1_positions(xs.shape[0], probs)]
+
+
+def quantile_type1_positions(n: int, probs: np.ndarray) -> np.ndarray:
+    """0-based positions in the sorted sample of :func:`quantile_type1`'s answers.
+
+    Examples
+    --------
+    >>> quantile_type1_positions(4, np.array([0.0, 0.5, 0.6, 1.0]))
+    array([0, 1, 2, 3])
+    """
     probs = np.clip(np.asarray(probs, dtype=float), 0.0, 1.0)
     nppm = n * probs
     j = np.floor(nppm)
     rank = j + (nppm > j)  # 1-based rank; 0 means the first order statistic
-    index = np.clip(rank.astype(np.int64) - 1, 0, n - 1)
-    return xs[index]
+    return np.clip(rank.astype(np.int64) - 1, 0, n - 1)
 
 
 def quantile_type7(x: np.ndarray, probs: np.ndarray, *, presorted: bool = False) -> np.ndarray:
@@ -175,68 +187,12 @@ def bin_right_closed(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
     """
     edges = np.asarray(edges, dtype=float)
     x = np.asarray(x, dtype=float)
-    if x.shape[0] >= _TABLE_MIN_SIZE and edges.shape[0] >= 2 and edges[-1] > edges[0]:
-        return _bins_by_table(x, edges)
-    return _bins_by_search(x, edges)
-
-
-def _bins_by_search(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
-    """The plain rule: binary search, then the lowest edge into interval 0."""
+    if x.shape[0] >= MIN_SIZE:
+        return bins_right_closed(x, edges)  # same integers, without binary search per value
     index = np.searchsorted(edges, x, side="left") - 1
     index[x == edges[0]] = 0
+    index[x < edges[0]] = -1
     return index.astype(np.int64, copy=False)
-
-
-_TABLE_MIN_SIZE = 50_000
-_CELLS_PER_EDGE = 256
-_SAMPLE_SIZE = 2048
-
-
-def _bins_by_table(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
-    """:func:`bin_right_closed` for many values: a guess from a lookup table, verified.
-
-    Binary search over unsorted keys is memory-bound.  Instead each value is
-    mapped to one of many equal cells spanning the edges, and a table gives
-    the interval of the cell's start as a guess.  Every guess ``k`` is then
-    checked against the definition, ``edges[k] < x <= edges[k + 1]`` (``x >=
-    edges[0]`` for ``k = 0``); values whose guess fails (cells holding an
-    edge, values outside the edges, NaN) are answered by the plain rule.
-    The result is therefore identical to :func:`_bins_by_search` whatever
-    the rounding of the cell arithmetic.
-    """
-    low, high = edges[0], edges[-1]
-    n_intervals = edges.shape[0] - 1
-    n_cells = _CELLS_PER_EDGE * edges.shape[0]
-    scale = n_cells / (high - low)
-    # Table slot 0 takes values below the edges (and NaN), slot n_cells + 1 those
-    # at or above the top; slot c + 1 holds the guess for cell c.
-    table = np.zeros(n_cells + 2, dtype=np.intp)
-    starts = low + np.arange(n_cells) / scale
-    table[1:-1] = np.clip(_bins_by_search(starts, edges), 0, n_intervals - 1)
-    floor = edges[:-1].copy()
-    floor[0] = np.nextafter(low, -np.inf)  # x > floor[0] means x >= edges[0]
-
-    def guess_and_check(values):
-        position = np.subtract(values, low)
-        position *= scale
-        np.fmax(position, -1.0, out=position)
-        np.fmin(position, float(n_cells), out=position)
-        position += 1.0
-        guess = table.take(position.astype(np.intp))
-        del position
-        ok = np.less(floor.take(guess), values)
-        ok &= np.less_equal(values, edges[1:].take(guess))
-        return guess, np.flatnonzero(~ok)
-
-    # Uniform cells suit most data; for very skewed data (most values in the few
-    # cells holding edges) plain binary search is faster.  A sample decides.
-    _, wrong = guess_and_check(x[:: max(1, x.shape[0] // _SAMPLE_SIZE)])
-    if wrong.shape[0] > _SAMPLE_SIZE // 4:
-        return _bins_by_search(x, edges)
-    guess, wrong = guess_and_check(x)
-    if wrong.shape[0]:
-        guess[wrong] = _bins_by_search(x[wrong], edges)
-    return guess.astype(np.int64, copy=False)
 
 
 def ecdf_at(sample: np.ndarray, points: np.ndarray, *, presorted: bool = False) -> np.ndarray:

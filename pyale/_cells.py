@@ -1,0 +1,214 @@
+"""Exact order statistics and right-closed bins of large samples without sorting.
+
+Both rest on one map from values to equal-width cells spanning the sample,
+``slot(x) = trunc(clip((x - low) * scale, -1, n_cells) + 1)``.  Every step
+(correctly rounded subtraction and multiplication, clipping, truncation) is
+non-decreasing in ``x``, so ``slot`` is too: a value in a lower slot is
+strictly smaller than a value in a higher slot, whatever the rounding.  That
+is all the exactness needs:
+
+* the sorted sample is the concatenation of each slot's sorted values, so an
+  order statistic is found by counting values per slot and sorting only the
+  slots that hold a wanted position (:func:`order_statistics`);
+* in a slot holding no interval edge every value lies strictly between the
+  same two edges, and in a slot holding one edge one comparison with it
+  decides, so two small tables per slot give every value's interval; slots
+  holding several edges (and NaN) are answered by binary search
+  (:func:`bins_right_closed`).
+
+The results are identical to ``np.sort(x)[positions]`` and to the plain
+``searchsorted`` rule; the tests check ties, integers, heavy tails and edges
+beyond the data.  The slots of a read-only sample (``read_feature`` makes
+feature values read-only) are kept while that array lives, so a column's
+interval edges and its bins share one pass over the data.  Values are
+processed in blocks so that temporaries stay in cache.  Pure NumPy.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+__all__ = ["order_statistics", "bins_right_closed", "MIN_SIZE"]
+
+#: Below this many values plain sorting / binary search is used.
+MIN_SIZE = 50_000
+_N_CELLS = 1 << 14  # slots fit in uint16
+_SAMPLE_SIZE = 2048
+_BLOCK = 1 << 16
+_MEMO_SIZE = 4
+_SEARCH = -2  # table answer: use binary search
+_ONE_EDGE = -3  # table answer -3 - i: the slot holds edges[i] only
+
+
+def _blocks(n: int):
+    return (slice(start, min(n, start + _BLOCK)) for start in range(0, n, _BLOCK))
+
+
+class _SlotMap:
+    """The slot of every value of one sample, and the number of values per slot."""
+
+    def __init__(self, x: np.ndarray, low: float, scale: float):
+        self.low, self.scale = low, scale
+        self.n_slots = _N_CELLS + 2
+        n = x.shape[0]
+        self._position = np.empty(min(n, _BLOCK))
+        self._slot = np.empty(min(n, _BLOCK), dtype=np.intp)
+        self.slots = np.empty(n, dtype=np.uint16)
+        self.counts = np.zeros(self.n_slots, dtype=np.int64)
+        for block in _blocks(n):
+            slot = self.slot_of(x[block])
+            self.slots[block] = slot
+            self.counts += np.bincount(slot, minlength=self.n_slots)
+
+    def slot_of(self, values: np.ndarray) -> np.ndarray:
+        """Slots of at most one block of values: 0 below ``low`` (and NaN), ``c + 1`` for
+        cell ``c``, ``n_cells + 1`` at or above the top.  Returns a scratch view."""
+        m = values.shape[0]
+        position, slot = self._position[:m], self._slot[:m]
+        np.subtract(values, self.low, out=position)
+        np.multiply(position, self.scale, out=position)
+        np.fmax(position, -1.0, out=position)
+        np.fmin(position, float(_N_CELLS), out=position)
+        np.add(position, 1.0, out=position)
+        slot[...] = position  # truncation, i.e. floor of a non-negative number
+        return slot
+
+
+_memo: dict[int, tuple[weakref.ref, _SlotMap]] = {}
+
+
+def _slot_map(x: np.ndarray) -> _SlotMap | None:
+    """The slot map of ``x`` (None when its range is empty or not finite), kept for read-only arrays."""
+    key = id(x)
+    entry = _memo.get(key)
+    if entry is not None and entry[0]() is x:
+        return entry[1]
+    low, high = float(np.min(x)), float(np.max(x))
+    if not (np.isfinite(low) and np.isfinite(high) and high > low):
+        return None
+    scale = _N_CELLS / (high - low)
+    if not (np.isfinite(scale) and scale > 0):
+        return None
+    sample = x[:: max(1, x.shape[0] // _SAMPLE_SIZE)]
+    if np.bincount(_SlotMap(sample, low, scale).slots).max() > sample.shape[0] // 4:
+        return None  # most values in one cell (very skewed data): no gain over sorting
+    found = _SlotMap(x, low, scale)
+    if not x.flags.writeable:
+        if len(_memo) >= _MEMO_SIZE:
+            _memo.pop(next(iter(_memo)))
+        _memo[key] = (weakref.ref(x, lambda _, key=key: _memo.pop(key, None)), found)
+    return found
+
+
+def order_statistics(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """``np.sort(x)[positions]`` for finite ``x``, sorting only a few cells' values.
+
+    Parameters
+    ----------
+    x : numpy.ndarray
+        Finite float sample.
+    positions : numpy.ndarray
+        0-based positions in the sorted sample.
+
+    Returns
+    -------
+    numpy.ndarray
+        The values at those positions (identical to sorting).
+    """
+    x = np.asarray(x, dtype=float)
+    positions = np.asarray(positions, dtype=np.intp)
+    n = x.shape[0]
+    cells = None if n < MIN_SIZE else _slot_map(x)
+    if cells is None:
+        return np.sort(x)[positions]
+    counts = cells.counts
+    ends = np.cumsum(counts)  # values in this slot or a lower one
+    slot_of = np.searchsorted(ends, positions, side="right")
+    wanted = np.unique(slot_of)
+    if counts[wanted].sum() > n // 4:  # few distinct values or very skewed: sort it all
+        return np.sort(x)[positions]
+    keep = np.zeros(cells.n_slots, dtype=bool)
+    keep[wanted] = True
+    parts = [x[block][keep.take(cells.slots[block])] for block in _blocks(n)]
+    selected = np.sort(np.concatenate(parts))
+    start_in_selected = np.cumsum(counts[wanted]) - counts[wanted]
+    start_in_sorted = ends[wanted] - counts[wanted]
+    which = np.searchsorted(wanted, slot_of)
+    return selected[start_in_selected[which] + positions - start_in_sorted[which]]
+
+
+def _bins_by_search(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    index = np.searchsorted(edges, x, side="left") - 1
+    index[x == edges[0]] = 0
+    return index.astype(np.int64, copy=False)
+
+
+def bins_right_closed(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """Right-closed interval of each value (see :func:`pyale._rbase.bin_right_closed`).
+
+    Interval ``k`` is ``(edges[k], edges[k + 1]]``, the lowest edge falls
+    into interval 0, values below get -1, values above and NaN get
+    ``len(edges) - 1``: the same integers as binary search.
+
+    A table per slot gives the answer.  In a slot without an edge every
+    value exceeds exactly the edges of lower slots.  In a slot holding one
+    edge ``edges[i]``, a value is in interval ``i - 1`` when ``<= edges[i]``
+    and in interval ``i`` otherwise (one comparison, made for every value
+    when many values share slots with edges); the slot
+    of ``edges[0]`` is all interval 0 when ``edges[0]`` is the sample's
+    minimum.  Slots holding several edges, the slot of ``edges[0]`` otherwise,
+    and slot 0 (below the sample, NaN) are answered by binary search.
+    """
+    x = np.asarray(x, dtype=float)
+    edges = np.asarray(edges, dtype=float)
+    n = x.shape[0]
+    cells = None if n < MIN_SIZE or edges.shape[0] < 2 else _slot_map(x)
+    if cells is None:
+        return _bins_by_search(x, edges)
+    edge_slots = cells.slot_of(edges).copy() if edges.shape[0] <= _BLOCK else None
+    if edge_slots is None or np.any(np.diff(edges) <= 0):
+        return _bins_by_search(x, edges)
+    base = np.searchsorted(edge_slots, np.arange(cells.n_slots), side="left") - 1
+    slot, first, count = np.unique(edge_slots, return_index=True, return_counts=True)
+    single = (count == 1) & (first > 0)
+    base[slot] = np.where(single, _ONE_EDGE - first, _SEARCH)
+    if edges[0] == cells.low and count[0] == 1:  # no value below edges[0] shares its slot
+        base[slot[0]] = 0
+    base[0] = _SEARCH
+    to_search = cells.counts[base == _SEARCH].sum()
+    # Very skewed data put most values into slots holding several edges; plain
+    # binary search is then faster.
+    if to_search > n // 4:
+        return _bins_by_search(x, edges)
+    found = np.empty(n, dtype=np.int64)
+    if cells.counts[base <= _ONE_EDGE].sum() > n // 16:
+        # Many values share a slot with an edge (ties, integers): compare them all
+        # block by block, base + (x > threshold), instead of one by one below.
+        threshold = np.full(cells.n_slots, np.inf)
+        threshold[slot[single]] = edges[first[single]]
+        base[slot[single]] = first[single] - 1
+        above = np.empty(min(n, _BLOCK), dtype=bool)
+        limit = np.empty(min(n, _BLOCK))
+        for block in _blocks(n):
+            values, out, where = x[block], found[block], cells.slots[block].astype(np.intp)
+            m = values.shape[0]
+            np.take(base, where, out=out)
+            np.take(threshold, where, out=limit[:m])
+            np.greater(values, limit[:m], out=above[:m])
+            out += above[:m]
+    else:
+        for block in _blocks(n):
+            np.take(base, cells.slots[block].astype(np.intp), out=found[block])
+    marked = np.flatnonzero(found < -1)
+    if marked.shape[0]:
+        codes, values = found[marked], x[marked]
+        one_edge = codes <= _ONE_EDGE
+        edge = _ONE_EDGE - codes[one_edge]
+        codes[one_edge] = edge - 1 + (values[one_edge] > edges[edge])
+        search = ~one_edge
+        if search.any():
+            codes[search] = _bins_by_search(values[search], edges)
+        found[marked] = codes
+    return found
