@@ -190,8 +190,8 @@ class FeatureEffect:
             else tuple(predictor.feature_types[n] for n in names)
         )
         for f in self._features:
-            n_unique = len(f.levels) if f.categorical else np.unique(f.values).shape[0]
-            if n_unique < 2:
+            single = len(f.levels) < 2 if f.categorical else not f.values.min() < f.values.max()
+            if single:  # values are finite: min < max means two distinct values, without sorting
                 raise ValueError(
                     f"Feature {f.name!r} has a single value in the data; its effect is undefined "
                     "(iml: 'feature has only one unique value')."
