@@ -73,6 +73,30 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _add_job_options(command, *, conventions: list[str], default: str, conventions_help: str) -> None:
+    """The options ``run`` and ``validate`` share: data, model, features, output and ALE settings."""
+    command.add_argument("--data", required=True, type=Path, metavar="FILE",
+                         help="data: .csv, or .parquet/.pq (needs pyarrow)")
+    command.add_argument("--model", required=True, type=Path, metavar="FILE",
+                         help="fitted model: .pkl/.pickle, .joblib (needs joblib), or .rds "
+                              "(an R model; needs R and rpy2)")
+    command.add_argument("--features", required=True, nargs="+", metavar="FEATURE",
+                         help="column names; 'a,b' for the second-order effect of a pair")
+    command.add_argument("--out", required=True, type=Path, metavar="DIR",
+                         help="directory for the results (created if missing)")
+    command.add_argument("--conventions", choices=conventions, default=default, help=conventions_help)
+    command.add_argument("--intervals", type=_positive_int, metavar="K",
+                         help="intervals per numeric feature (ALEPlot's K, default 40; "
+                              "iml's grid.size, default 20)")
+    command.add_argument("--drop", nargs="+", default=[], metavar="COLUMN",
+                         help="data columns that are not model inputs (e.g. the response)")
+    command.add_argument("--response", metavar="CLASS",
+                         help="for a classifier: the class whose probability to explain (for an "
+                              ".rds model with --r-predict-type prob: a column of R's answer)")
+    command.add_argument("--r-predict-type", metavar="TYPE",
+                         help="for an .rds model: R's predict(type = TYPE), e.g. response or prob")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``pyale`` command."""
     from . import __version__
@@ -112,26 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
             "model files you trust: unpickling runs code."
         ),
     )
-    run.add_argument("--data", required=True, type=Path, metavar="FILE",
-                     help="data: .csv, or .parquet/.pq (needs pyarrow)")
-    run.add_argument("--model", required=True, type=Path, metavar="FILE",
-                     help="fitted model: .pkl/.pickle, .joblib (needs joblib), or .rds "
-                          "(an R model; needs R and rpy2)")
-    run.add_argument("--features", required=True, nargs="+", metavar="FEATURE",
-                     help="column names; 'a,b' for the second-order effect of a pair")
-    run.add_argument("--out", required=True, type=Path, metavar="DIR",
-                     help="directory for the results (created if missing)")
-    run.add_argument("--conventions", choices=["aleplot", "iml"], default="aleplot",
-                     help="reproduce R's ALEPlot (default) or iml's FeatureEffect")
-    run.add_argument("--intervals", type=_positive_int, metavar="K",
-                     help="intervals per numeric feature (ALEPlot's K, default 40; "
-                          "iml's grid.size, default 20)")
-    run.add_argument("--drop", nargs="+", default=[], metavar="COLUMN",
-                     help="data columns that are not model inputs (e.g. the response)")
-    run.add_argument("--response", metavar="CLASS",
-                     help="for a classifier: the class whose probability to explain")
-    run.add_argument("--r-predict-type", metavar="TYPE",
-                     help="for an .rds model: R's predict(type = TYPE), e.g. response or prob")
+    _add_job_options(run, conventions=["aleplot", "iml"], default="aleplot",
+                     conventions_help="reproduce R's ALEPlot (default) or iml's FeatureEffect")
     run.set_defaults(handler=_run_command)
 
     validate = commands.add_parser(
@@ -147,24 +153,8 @@ def build_parser() -> argparse.ArgumentParser:
             "with R's sorted levels on both sides."
         ),
     )
-    validate.add_argument("--data", required=True, type=Path, metavar="FILE",
-                          help="data: .csv, or .parquet/.pq (needs pyarrow)")
-    validate.add_argument("--model", required=True, type=Path, metavar="FILE",
-                          help="fitted model: .pkl/.pickle, .joblib, or .rds (an R model)")
-    validate.add_argument("--features", required=True, nargs="+", metavar="FEATURE",
-                          help="column names; 'a,b' for a pair")
-    validate.add_argument("--out", required=True, type=Path, metavar="DIR",
-                          help="directory for the report (created if missing)")
-    validate.add_argument("--conventions", choices=["aleplot", "iml", "both"], default="both",
-                          help="compare with ALEPlot, iml, or both (default)")
-    validate.add_argument("--intervals", type=_positive_int, metavar="K",
-                          help="ALEPlot's K (default 40) and iml's grid.size (default 20)")
-    validate.add_argument("--drop", nargs="+", default=[], metavar="COLUMN",
-                          help="data columns that are not model inputs (e.g. the response)")
-    validate.add_argument("--response", metavar="CLASS",
-                          help="for a Python classifier: the class whose probability to explain")
-    validate.add_argument("--r-predict-type", metavar="TYPE",
-                          help="for an .rds model: R's predict(type = TYPE), e.g. response")
+    _add_job_options(validate, conventions=["aleplot", "iml", "both"], default="both",
+                     conventions_help="compare with ALEPlot, iml, or both (default)")
     validate.set_defaults(handler=_validate_command)
     return parser
 
