@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import os
 import pickle
 import subprocess
 import sys
@@ -18,6 +17,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 import pyale
 from pyale import _demo
 from pyale._cli import main
+from subprocess_env import child_env
 
 DEMO_STEMS = ["ale_value", "ale_firm", "ale_value_capital", "pd_value"]
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -42,27 +42,6 @@ def demo_run(tmp_path_factory):
 def grunfeld():
     data = _demo.load_grunfeld()
     return data, _demo.fit_model(data)
-
-
-def child_env() -> dict:
-    """The environment for a child Python, without the library path rpy2 added.
-
-    When R is present, importing rpy2 (tests/conftest.py does) prepends R's
-    library directories to ``LD_LIBRARY_PATH``; a child Python built with a
-    shared libpython may then load the system's libpython instead of its own
-    and lose its site-packages.
-    """
-    env = dict(os.environ)
-    openrlib = sys.modules.get("rpy2.rinterface_lib.openrlib")
-    added = getattr(openrlib, "LD_LIBRARY_PATH", "") if openrlib is not None else ""
-    path = env.get("LD_LIBRARY_PATH")
-    if added and path is not None and path.startswith(added + ":"):
-        rest = path[len(added) + 1:]
-        if rest:
-            env["LD_LIBRARY_PATH"] = rest
-        else:
-            del env["LD_LIBRARY_PATH"]
-    return env
 
 
 def assert_png(path: Path):

@@ -24,6 +24,7 @@ from numpy.testing import assert_allclose
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 import make_migration_table as generator  # noqa: E402
+from subprocess_env import child_env  # noqa: E402
 
 DOC = ROOT / "docs" / "migrating-from-r.md"
 EXAMPLES = ROOT / "docs" / "examples"
@@ -59,7 +60,7 @@ def _doc_outputs(side: str) -> list[str]:
 
 def _run_python_twin() -> list[str]:
     done = subprocess.run([sys.executable, str(EXAMPLES / "migration.py")], capture_output=True, text=True,
-                          check=True, timeout=300)
+                          check=True, timeout=300, env=child_env())
     return done.stdout.splitlines()
 
 
