@@ -55,17 +55,21 @@ class ModelCaller:
         self.calls = 0
         self.rows = 0
 
-    def __call__(self, frame: pd.DataFrame, purpose: str) -> np.ndarray:
-        """Predict ``frame``; returns float64 of shape ``(len(frame), n_outputs)``."""
+    def __call__(self, frame: pd.DataFrame, purpose: str, *, max_rows: int | None = None) -> np.ndarray:
+        """Predict ``frame``; returns float64 of shape ``(len(frame), n_outputs)``.
+
+        ``max_rows`` overrides the caller's own bound for this call.
+        """
         n = frame.shape[0]
         if n == 0:
             width = 1 if self.output_names is None else len(self.output_names)
             return np.empty((0, width))
-        if self.max_rows is None or n <= self.max_rows:
+        bound = self.max_rows if max_rows is None else max_rows
+        if bound is None or n <= bound:
             return self._checked(frame, purpose)
         parts = [
-            self._checked(frame.iloc[start : start + self.max_rows], purpose)
-            for start in range(0, n, self.max_rows)
+            self._checked(frame.iloc[start : start + bound], purpose)
+            for start in range(0, n, bound)
         ]
         return np.concatenate(parts, axis=0)
 

@@ -20,6 +20,7 @@ from ._iml_effects import (
     rows_inside,
 )
 from ._iml_predictor import Predictor
+from ._validation import check_int
 
 __all__ = ["FeatureEffect", "FeatureEffects"]
 
@@ -111,6 +112,12 @@ class FeatureEffect:
     grid_points : sequence, or pair of sequences, optional
         User grid (iml's ``grid.points``); ALE intervals need not cover the
         data: rows outside are left out with a warning.
+    max_rows_per_call : int, optional
+        ALE only (keyword): at most this many rows per model call, with the
+        shifted copies of the data built one block of rows at a time, which
+        caps memory.  By default ALE sends each shifted copy whole, as iml
+        does (iml ignores ``batch.size`` for ALE); partial dependence and
+        ICE are batched by the predictor's ``batch_size``.
 
     Attributes
     ----------
@@ -159,8 +166,13 @@ class FeatureEffect:
         center_at: object = None,
         grid_size: int | Sequence[int] = 20,
         grid_points: Sequence | None = None,
+        *,
+        max_rows_per_call: int | None = None,
     ):
         self.predictor = _check_predictor(predictor, _CALLER)
+        if max_rows_per_call is not None:
+            max_rows_per_call = check_int(max_rows_per_call, param="max_rows_per_call", caller=_CALLER, minimum=1)
+        self.max_rows_per_call = max_rows_per_call
         self.method = _check_method(method, _CALLER)
         self._grid_size_given = grid_size
         names = _resolve_features(predictor, feature)
@@ -255,8 +267,8 @@ class FeatureEffect:
 
     def _run(self) -> pd.DataFrame:
         data = self.predictor.data
-        predict = self.predictor._outputs
         if self.method == "ale":
+            predict = self.predictor._bounded(self.max_rows_per_call)
             if self.n_features == 2:
                 from ._iml_pairs import ale_pair_results
 
@@ -281,7 +293,8 @@ class FeatureEffect:
             grids.append(grid)
             indices.append(index)
         return pd_results(
-            data, self._features, grids, indices, predict, self._outputs_of,
+            data, self._features, grids, indices, self.predictor._bounded(self.predictor.batch_size),
+            self._outputs_of,
             method=self.method, anchor=self.center_at, batch_size=self.predictor.batch_size,
         )
 
@@ -332,7 +345,7 @@ class FeatureEffect:
         and are dropped.
         """
         self.__init__(self.predictor, feature, method=self.method, center_at=self.center_at,
-                      grid_size=self._grid_size_given)
+                      grid_size=self._grid_size_given, max_rows_per_call=self.max_rows_per_call)
 
     def center(self, center_at: object) -> None:
         """Centre PDP/ICE curves at another value and recompute (iml's ``$center``).
@@ -345,7 +358,8 @@ class FeatureEffect:
                           UserWarning, stacklevel=2)
             return
         self.__init__(self.predictor, self.feature_name, method=self.method, center_at=center_at,
-                      grid_size=self._grid_size_given, grid_points=self.grid_points)
+                      grid_size=self._grid_size_given, grid_points=self.grid_points,
+                      max_rows_per_call=self.max_rows_per_call)
 
     def plot(self, ax=None, *, rug: bool = True, show_data: bool = False, ylim=None):
         """Draw the effect as iml's ``plot()``; returns a display object (matplotlib)."""
@@ -371,6 +385,8 @@ class FeatureEffects:
     method : {"ale", "pdp", "ice", "pdp+ice"}, default "ale"
     center_at : float, optional
     grid_size : int, default 20
+    max_rows_per_call : int, optional
+        As for :class:`FeatureEffect` (keyword only).
 
     Attributes
     ----------
@@ -396,6 +412,8 @@ class FeatureEffects:
         method: str = "ale",
         center_at: float | None = None,
         grid_size: int = 20,
+        *,
+        max_rows_per_call: int | None = None,
     ):
         caller = "FeatureEffects"
         self.predictor = _check_predictor(predictor, caller)
@@ -419,7 +437,8 @@ class FeatureEffects:
                               UserWarning, stacklevel=2)
                 warnings.simplefilter("ignore", UserWarning)
             self.effects = {
-                name: FeatureEffect(predictor, name, method=method, center_at=center_at, grid_size=grid_size)
+                name: FeatureEffect(predictor, name, method=method, center_at=center_at, grid_size=grid_size,
+                                    max_rows_per_call=max_rows_per_call)
                 for name in self.features
             }
         self.results = {name: self._long(name, effect.results) for name, effect in self.effects.items()}

@@ -71,7 +71,8 @@ def _as_prediction_frame(raw: object, model: object, *, without_model: bool = Fa
         prefix = "" if without_model else f"{_SINGLE_OUTPUT}."
         return pd.DataFrame(values, columns=[f"{prefix}{i + 1}" for i in range(values.shape[1])])
     name = "pred" if without_model else _SINGLE_OUTPUT
-    return pd.DataFrame({name: values.reshape(values.shape[0], -1)[:, 0] if values.ndim else values})
+    # No copy here: the model caller copies whatever is not its own.
+    return pd.DataFrame({name: values.reshape(values.shape[0], -1)[:, 0] if values.ndim else values}, copy=False)
 
 
 def _prediction_function(model, predict_function, type_) -> Callable[[pd.DataFrame], pd.DataFrame]:
@@ -110,6 +111,21 @@ def _prediction_function(model, predict_function, type_) -> Callable[[pd.DataFra
     return lambda newdata: _as_prediction_frame(model.predict(newdata, type=type_), model)
 
 
+class _BoundedOutputs:
+    """``predict(frame, purpose)`` through a predictor, at most ``max_rows`` rows per model call.
+
+    The estimator core reads ``max_rows`` to build shifted copies one block
+    of rows at a time.
+    """
+
+    def __init__(self, predictor: "Predictor", max_rows: int | None):
+        self._predictor = predictor
+        self.max_rows = max_rows
+
+    def __call__(self, frame: pd.DataFrame, purpose: str) -> np.ndarray:
+        return self._predictor._outputs(frame, purpose, max_rows=self.max_rows)
+
+
 class Predictor:
     """A model and the data to explain it on, as iml's ``Predictor$new``.
 
@@ -139,7 +155,9 @@ class Predictor:
         ``model.classes_``); any other value is passed as ``predict(newdata,
         type=type)`` as R does.  Ignored with ``predict_function``.
     batch_size : int, default 1000
-        At most this many rows per model call (iml's ``batch.size``).
+        At most this many rows per model call for partial dependence and ICE
+        (iml's ``batch.size``).  Like iml, ALE ignores it and sends whole
+        frames; ``FeatureEffect(..., max_rows_per_call=)`` caps those.
 
     Attributes
     ----------
@@ -225,7 +243,7 @@ class Predictor:
         self._predict = _prediction_function(model, predict_function, type)
         self._caller = ModelCaller(
             self._predict, name="predict_function" if predict_function is not None else
-            f"{type_name(model)}.predict", max_rows=self.batch_size, single_output=False,
+            f"{type_name(model)}.predict", single_output=False,
         )
 
     @property
@@ -236,9 +254,14 @@ class Predictor:
             return names
         return [self.class_]
 
-    def _outputs(self, frame: pd.DataFrame, purpose: str) -> np.ndarray:
-        """Predictions as a float array ``(n, n_outputs)`` after class selection."""
-        y = self._caller(frame[self.feature_names], purpose)
+    def _outputs(self, frame: pd.DataFrame, purpose: str, *, max_rows: int | None = None) -> np.ndarray:
+        """Predictions as a float array ``(n, n_outputs)`` after class selection.
+
+        ``max_rows`` bounds the rows per model call (whole frames by default).
+        """
+        if list(frame.columns) != self.feature_names:
+            frame = frame[self.feature_names]
+        y = self._caller(frame, purpose, max_rows=max_rows)
         names = self._caller.output_names
         if self.class_ is not None and len(names) > 1:
             if self.class_ not in names:
@@ -248,6 +271,9 @@ class Predictor:
                 )
             y = y[:, [names.index(self.class_)]]
         return y
+
+    def _bounded(self, max_rows: int | None) -> _BoundedOutputs:
+        return _BoundedOutputs(self, max_rows)
 
     def predict(self, newdata: pd.DataFrame) -> pd.DataFrame:
         """Predictions for ``newdata`` (its feature columns), one column per output."""

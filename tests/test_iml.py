@@ -178,12 +178,56 @@ def test_data_never_mutated(data, feature, method):
         seen.append(newdata)
         return model(newdata)
 
-    predictor = Predictor(predict_function=spy, data=data, batch_size=50)
+    predictor = Predictor(predict_function=spy, data=data)
     FeatureEffect(predictor, feature, method=method, grid_size=4)
     pd.testing.assert_frame_equal(data, before)
     assert data.dtypes.equals(dtypes)
     assert all(list(nd.columns) == list(data.columns) for nd in seen)
-    assert all(len(nd) <= 50 for nd in seen)
+
+
+# ---------------------------------------------------------------- rows per model call
+def _sizes_and_results(frame, feature, method, **options):
+    sizes = []
+
+    def spy(newdata):
+        sizes.append(len(newdata))
+        return model(newdata)
+
+    batch = options.pop("batch_size", 1000)
+    predictor = Predictor(predict_function=spy, data=frame, batch_size=batch)
+    return sizes, FeatureEffect(predictor, feature, method=method, grid_size=5, **options).results
+
+
+@pytest.mark.parametrize("feature", ["x1", "k", "g", ["x1", "x2"], ["g", "x2"]])
+def test_ale_sends_whole_frames_as_iml_and_max_rows_per_call_caps_them(feature):
+    frame = make_data(n=300, seed=3)
+    # iml ignores batch.size for ALE: each shifted copy goes to the model whole.
+    sizes, whole = _sizes_and_results(frame, feature, "ale", batch_size=7)
+    assert max(sizes) > 200
+    bounded_sizes, bounded = _sizes_and_results(frame, feature, "ale", max_rows_per_call=45)
+    assert max(bounded_sizes) <= 45
+    assert sum(bounded_sizes) == sum(sizes)
+    pd.testing.assert_frame_equal(bounded, whole, check_exact=True)
+
+
+def test_numeric_ale_calls_the_model_twice():
+    sizes, _ = _sizes_and_results(make_data(n=300, seed=3), "x1", "ale")
+    assert sizes == [300, 300]
+
+
+@pytest.mark.parametrize("method", ["pdp", "pdp+ice"])
+def test_partial_dependence_is_batched_by_batch_size(method):
+    frame = make_data(n=300, seed=3)
+    sizes, small = _sizes_and_results(frame, "x1", method, batch_size=45)
+    assert max(sizes) <= 45
+    big_sizes, big = _sizes_and_results(frame, "x1", method, batch_size=10**6)
+    assert max(big_sizes) > 45
+    pd.testing.assert_frame_equal(small, big, check_exact=True)
+
+
+def test_max_rows_per_call_checked(predictor):
+    with pytest.raises(ValueError, match="max_rows_per_call"):
+        FeatureEffect(predictor, "x1", max_rows_per_call=0)
 
 
 def test_target_column_removed_and_not_passed(data):
