@@ -1,26 +1,40 @@
 """Time ALE against the cost of the model's own predictions.
 
-    python benchmarks/bench_ale.py                 # full run (n = 1e6), writes docs/performance.md
+    python benchmarks/bench_ale.py                      # full run, writes docs/performance.md
     python benchmarks/bench_ale.py --n 100000 --repeats 3 --out -   # quicker, print only
 
 Tasks
 -----
-cheap      n rows, 5 numeric features, a cheap vectorised model (the same
-           formula in R for ALEPlot and iml); every one-feature ALE, one pair.
-realistic  ~100,000 rows, scikit-learn HistGradientBoostingRegressor (Python only).
+cheap      n rows (1e6 by default), 5 standard-normal features, a cheap
+           vectorised model (the same formula in R); every one-feature ALE,
+           K = 40, and one pair (x0, x1).
+realistic  100,000 rows, 8 features, scikit-learn HistGradientBoostingRegressor
+           (100 trees); every one-feature ALE of the first 5 features and
+           one pair.  R cannot evaluate this model, so R has no row here.
 
-For each task the script measures the *bare* predictions (the model called on
-exactly the rows ALE needs: two frames of n rows per feature, four per pair),
-pyale's time, their ratio, and peak memory (tracemalloc, Python side); and,
-when R with ALEPlot/iml is reachable through rpy2, R's times on the same data
-and model; and PyALE/alibi/effector when installed.  Times are medians over
-``--repeats`` runs.
+For each task the script measures the *bare* predictions (the model called
+on exactly the rows ALE needs, built beforehand: every row moved to the lower
+and to the upper edge of its interval, two frames of n rows per feature, the
+four cell corners for a pair), each ALE's time, their ratio, and peak memory.  All Python timings of
+a task are interleaved (bare, then every variant, repeated) and the medians
+are reported, so slow drifts of the machine hit every row alike.  Python peak
+memory is tracemalloc's peak above the start for one feature (NumPy and
+pandas report their buffers to it); R's is the rise of ``gc()``'s "max used"
+over the run.  Both are given as multiples of the size of X.
+
+R's ALEPlot and iml run through rpy2 when R and the packages are present;
+PyALE, alibi and effector run when installed (alibi only at 100,000 rows:
+it needs minutes beyond that).  Each is given the same data and model and
+K = 40; their numbers are not checked here (they differ from ALEPlot's, see
+the README), only timed.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import gc
+import os
 import platform
 import statistics
 import sys
@@ -35,164 +49,348 @@ import pyale
 
 ROOT = Path(__file__).resolve().parents[1]
 WEIGHTS = np.array([1.0, -2.0, 0.5, 3.0, -1.0])
-R_MODEL = "function(X.model, newdata) { as.numeric(as.matrix(newdata) %*% c(1, -2, 0.5, 3, -1)) + sin(newdata$x0) * newdata$x1 }"
+FEATURES = [f"x{j}" for j in range(5)]
+K = 40
+R_MODEL = ("function(X.model, newdata) as.numeric(as.matrix(newdata) %*% c(1, -2, 0.5, 3, -1)) "
+           "+ sin(newdata$x0) * newdata$x1")
+ALIBI_MAX_N = 100_000
 
 
-def cheap_model(frame: pd.DataFrame) -> np.ndarray:
-    values = frame.to_numpy()
+def cheap_model(frame) -> np.ndarray:
+    values = frame.to_numpy() if isinstance(frame, pd.DataFrame) else np.asarray(frame)
     return values @ WEIGHTS + np.sin(values[:, 0]) * values[:, 1]
 
 
-def median_time(fn, repeats: int) -> float:
-    times = []
+def interleaved(fns: dict, repeats: int) -> dict:
+    """Median seconds of each function, the functions run in turn ``repeats`` times."""
+    times = {name: [] for name in fns}
     for _ in range(repeats):
-        gc.collect()
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        for name, fn in fns.items():
+            gc.collect()
+            start = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(t) for name, t in times.items()}
 
 
 def peak_memory(fn) -> int:
+    """Peak bytes allocated by ``fn`` above what was allocated before it."""
     gc.collect()
     tracemalloc.start()
+    base, _ = tracemalloc.get_traced_memory()
     fn()
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    return peak
+    return peak - base
 
 
-def cheap_task(n: int, repeats: int) -> list[dict]:
-    rng = np.random.default_rng(0)
-    X = pd.DataFrame({f"x{j}": rng.normal(size=n) for j in range(5)})
-    rows = []
+def row(task, what, bare, seconds, peak_over_x=None, note="", key=None):
+    return dict(task=task, what=what, bare=bare, seconds=seconds, key=key,
+                ratio=None if bare is None else seconds / bare, peak_over_x=peak_over_x, note=note)
 
-    def bare_one():
-        for _ in range(5):
-            cheap_model(X)
-            cheap_model(X)
 
-    def pyale_aleplot():
-        for j in range(5):
-            pyale.ALEPlot(X, None, lambda m, d: cheap_model(d), J=j, K=40, plot=False)
+# ---------------------------------------------------------------- the rows ALE needs
+def _edges_and_bins(x: np.ndarray):
+    edges = np.unique(np.quantile(x, np.linspace(0, 1, K + 1)))
+    bins = np.searchsorted(edges, x, side="left") - 1
+    bins[x == edges[0]] = 0
+    return edges, bins
 
-    def pyale_ale():
-        for j in range(5):
-            pyale.ale(cheap_model, X, f"x{j}", n_intervals=40)
 
-    bare = median_time(bare_one, repeats)
-    size_x = X.memory_usage(index=False).sum()
-    for label, fn in (("pyale.ALEPlot, 5 features", pyale_aleplot), ("pyale.ale, 5 features", pyale_ale)):
-        t = median_time(fn, repeats)
-        peak = peak_memory(lambda: pyale.ALEPlot(X, None, lambda m, d: cheap_model(d), J=0, K=40, plot=False))
-        rows.append(dict(task=f"cheap, n={n:,}", what=label, bare=bare, seconds=t, ratio=t / bare,
-                         peak_over_x=peak / size_x))
+def shifted_frames(X: pd.DataFrame, names) -> list[pd.DataFrame]:
+    """The frames ALE predicts, built plainly: every row moved to its interval's edges.
 
-    def bare_pair():
-        for _ in range(4):
-            cheap_model(X)
+    One name: the lower and the upper frame.  A pair: the four cell corners.
+    The model's cost on these (not on X) is the floor: a tree ensemble, for
+    one, runs faster on columns that hold only K + 1 distinct values.
+    """
+    sides = []
+    for name in names:
+        edges, bins = _edges_and_bins(X[name].to_numpy())
+        sides.append((name, edges[bins], edges[bins + 1]))
+    frames = []
+    for corner in np.ndindex(*(2,) * len(sides)):
+        frame = X.copy()
+        for (name, lower, upper), up in zip(sides, corner):
+            frame[name] = upper if up else lower
+        frames.append(frame)
+    return frames
 
-    bare2 = median_time(bare_pair, repeats)
-    t2 = median_time(lambda: pyale.ALEPlot(X, None, lambda m, d: cheap_model(d), J=(0, 1), K=40, plot=False), repeats)
-    rows.append(dict(task=f"cheap, n={n:,}", what="pyale.ALEPlot, pair (x0, x1)", bare=bare2, seconds=t2,
-                     ratio=t2 / bare2, peak_over_x=None))
-    rows.extend(r_rows(X, n, repeats, bare, bare2))
-    rows.extend(python_package_rows(X, n, repeats, bare))
+
+# ---------------------------------------------------------------- pyale
+def pyale_rows(task, X, predict, model, repeats, *, pair=("x0", "x1"), features=FEATURES,
+               memory_rows_per_call=None):
+    """pyale's ALEPlot, ale() and FeatureEffect on ``X``: 5 one-feature ALEs and a pair."""
+    predictor = pyale.Predictor(model, data=X) if model is not None else pyale.Predictor(
+        data=X, predict_function=predict)
+    ale_model = model if model is not None else predict
+
+    def aleplot(j, **kw):
+        return pyale.ALEPlot(X, model, lambda m, d: predict(d), J=j, K=K, plot=False, **kw)
+
+    single_frames = [frame for f in features for frame in shifted_frames(X, [f])]
+    pair_frames = shifted_frames(X, list(pair))
+    singles = {
+        "bare": lambda: [predict(frame) for frame in single_frames],
+        "ALEPlot": lambda: [aleplot(f) for f in features],
+        "ale": lambda: [pyale.ale(ale_model, X, f, n_intervals=K) for f in features],
+        "FeatureEffect": lambda: [pyale.FeatureEffect(predictor, f, grid_size=K) for f in features],
+    }
+    pairs = {
+        "bare": lambda: [predict(frame) for frame in pair_frames],
+        "ALEPlot": lambda: aleplot(pair),
+        "ale": lambda: pyale.ale(ale_model, X, pair, n_intervals=K),
+        "FeatureEffect": lambda: pyale.FeatureEffect(predictor, list(pair), grid_size=K),
+    }
+    t1 = interleaved(singles, repeats)
+    t2 = interleaved(pairs, repeats)
+    del single_frames, pair_frames
+    size_x = int(X.memory_usage(index=False, deep=True).sum())
+    memory = {
+        "ALEPlot": peak_memory(lambda: aleplot(features[0])),
+        "ale": peak_memory(lambda: pyale.ale(ale_model, X, features[0], n_intervals=K)),
+        "FeatureEffect": peak_memory(lambda: pyale.FeatureEffect(predictor, features[0], grid_size=K)),
+    }
+    labels = {"ALEPlot": "pyale.ALEPlot", "ale": "pyale.ale", "FeatureEffect": "pyale.FeatureEffect (iml)"}
+    rows = [row(task, f"{labels[k]}, {len(features)} features one at a time", t1["bare"], t1[k],
+                memory[k] / size_x, key=(k, "one")) for k in labels]
+    if memory_rows_per_call:
+        capped = peak_memory(lambda: aleplot(features[0], max_rows_per_call=memory_rows_per_call))
+        seconds = interleaved({"capped": lambda: [aleplot(f, max_rows_per_call=memory_rows_per_call)
+                                                  for f in features]}, max(1, repeats // 2))["capped"]
+        rows.append(row(task, f"pyale.ALEPlot, max_rows_per_call={memory_rows_per_call:,}", t1["bare"],
+                        seconds, capped / size_x, "memory capped"))
+    rows += [row(task, f"{labels[k]}, pair {pair}", t2["bare"], t2[k], key=(k, "pair")) for k in labels]
     return rows
 
 
-def r_rows(X: pd.DataFrame, n: int, repeats: int, bare: float, bare2: float) -> list[dict]:
+# ---------------------------------------------------------------- R
+def r_rows(task, X, repeats, n_features):
     try:
         import rpy2.robjects as ro
 
         from pyale.r import to_r_dataframe
-    except Exception as exc:  # noqa: BLE001 - R is optional here
-        print(f"R skipped: {exc}", file=sys.stderr)
-        return []
-    ro.globalenv["X"] = to_r_dataframe(X)
-    rows = []
+    except Exception as exc:  # noqa: BLE001 - R is optional
+        return [], f"R not run: {exc}"
     have = {p: bool(ro.r(f'isTRUE(requireNamespace("{p}", quietly = TRUE))')[0]) for p in ("ALEPlot", "iml")}
+    ro.globalenv["X"] = to_r_dataframe(X)
     ro.r("pdf(NULL)")
-    if have["ALEPlot"]:
-        secs = ro.r(f"""function(reps) {{ pf <- {R_MODEL}
-            median(replicate(reps, system.time(for (j in 1:5) ALEPlot::ALEPlot(X, NULL, pf, J = j, K = 40))[["elapsed"]])) }}""")(repeats)[0]
-        rows.append(dict(task=f"cheap, n={n:,}", what="R ALEPlot 1.1, 5 features", bare=bare, seconds=secs, ratio=secs / bare, peak_over_x=None))
-        secs = ro.r(f"""function(reps) {{ pf <- {R_MODEL}
-            median(replicate(reps, system.time(ALEPlot::ALEPlot(X, NULL, pf, J = c(1, 2), K = 40))[["elapsed"]])) }}""")(repeats)[0]
-        rows.append(dict(task=f"cheap, n={n:,}", what="R ALEPlot 1.1, pair", bare=bare2, seconds=secs, ratio=secs / bare2, peak_over_x=None))
-    if have["iml"]:
-        secs = ro.r(f"""function(reps) {{ pf <- {R_MODEL}
-            pred <- iml::Predictor$new(data = X, y = rep(0, nrow(X)), predict.function = function(model, newdata) pf(NULL, newdata))
-            median(replicate(reps, system.time(for (f in names(X)) iml::FeatureEffect$new(pred, f, method = "ale", grid.size = 40))[["elapsed"]])) }}""")(repeats)[0]
-        rows.append(dict(task=f"cheap, n={n:,}", what="R iml 0.11.4, 5 features", bare=bare, seconds=secs, ratio=secs / bare, peak_over_x=None))
-    return rows
-
-
-def python_package_rows(X, n, repeats, bare) -> list[dict]:
+    ro.r(f"pf <- {R_MODEL}")
+    # R's own bare predictions and, for every run, the rise of gc()'s max used (Mb).
+    ro.r("""
+      timed <- function(expr_fun, reps) {
+        secs <- numeric(reps); mem <- numeric(reps)
+        for (i in seq_len(reps)) {
+          gc(); before <- sum(gc(reset = TRUE)[, 2])
+          secs[i] <- system.time(expr_fun())[["elapsed"]]
+          mem[i] <- sum(gc()[, 6]) - before
+        }
+        c(median(secs), max(mem))
+      }""")
+    size_mb = X.memory_usage(index=False).sum() / 2**20
+    bare1 = ro.r(f"timed(function() for (i in 1:{2 * n_features}) pf(NULL, X), {repeats})")[0]
+    bare2 = ro.r(f"timed(function() for (i in 1:4) pf(NULL, X), {repeats})")[0]
     rows = []
+    version = ro.r("paste(R.version$major, R.version$minor, sep = '.')")[0]
+    if have["ALEPlot"]:
+        secs, mem = ro.r(f"timed(function() for (j in 1:{n_features}) ALEPlot::ALEPlot(X, NULL, pf, J = j, K = {K}), {repeats})")
+        rows.append(row(task, f"R {version} ALEPlot 1.1, {n_features} features one at a time", bare1, secs,
+                        mem / size_mb, "R's own bare predictions", key=("R ALEPlot", "one")))
+        secs, mem = ro.r(f"timed(function() ALEPlot::ALEPlot(X, NULL, pf, J = c(1, 2), K = {K}), {repeats})")
+        rows.append(row(task, "R ALEPlot 1.1, pair ('x0', 'x1')", bare2, secs, mem / size_mb,
+                        "R's own bare predictions", key=("R ALEPlot", "pair")))
+    if have["iml"]:
+        ro.r("pred <- iml::Predictor$new(data = X, predict.function = function(model, newdata) pf(NULL, newdata))")
+        secs, mem = ro.r(f"timed(function() for (f in names(X)[1:{n_features}]) "
+                         f"iml::FeatureEffect$new(pred, f, method = 'ale', grid.size = {K}), {repeats})")
+        rows.append(row(task, f"R iml 0.11.4 FeatureEffect, {n_features} features one at a time", bare1, secs,
+                        mem / size_mb, "R's own bare predictions", key=("R FeatureEffect", "one")))
+        secs, mem = ro.r(f"timed(function() iml::FeatureEffect$new(pred, c('x0', 'x1'), method = 'ale', "
+                         f"grid.size = {K}), {repeats})")
+        rows.append(row(task, "R iml 0.11.4 FeatureEffect, pair ('x0', 'x1')", bare2, secs, mem / size_mb,
+                        "R's own bare predictions", key=("R FeatureEffect", "pair")))
+    missing = [p for p, ok in have.items() if not ok]
+    return rows, (f"R packages not installed: {', '.join(missing)}" if missing else "")
+
+
+# ---------------------------------------------------------------- other Python packages
+def package_rows(task, X, bare, repeats):
+    rows, notes = [], []
+    n = X.shape[0]
+
+    class Wrapped:
+        def predict(self, frame):
+            return cheap_model(frame)
+
     try:
-        from PyALE import ale as pyale_ale_pkg
+        import PyALE
 
-        class Wrapped:
-            def predict(self, frame):
-                return cheap_model(frame)
-
-        secs = median_time(lambda: [pyale_ale_pkg(X, Wrapped(), [f"x{j}"], grid_size=40, include_CI=False, plot=False) for j in range(5)], repeats)
-        rows.append(dict(task=f"cheap, n={n:,}", what="PyALE, 5 features", bare=bare, seconds=secs, ratio=secs / bare, peak_over_x=None))
+        secs = interleaved({"PyALE": lambda: [PyALE.ale(X, Wrapped(), [f], grid_size=K, include_CI=False,
+                                                        plot=False) for f in FEATURES]}, repeats)["PyALE"]
+        rows.append(row(task, f"PyALE {_version('PyALE')}, 5 features", bare, secs))
     except ImportError:
-        pass
-    return rows
-
-
-def realistic_task(n: int, repeats: int) -> list[dict]:
+        notes.append("PyALE not installed")
     try:
-        from sklearn.ensemble import HistGradientBoostingRegressor
+        import effector
+
+        def run_effector():
+            values = X.to_numpy()
+            for j in range(5):
+                effect = effector.ALE(values, cheap_model, nof_instances="all")
+                effect.fit(features=[j], binning_method=effector.axis_partitioning.Fixed(nof_bins=K))
+        secs = interleaved({"effector": run_effector}, repeats)["effector"]
+        rows.append(row(task, f"effector {_version('effector')}, 5 features", bare, secs))
     except ImportError:
-        print("scikit-learn missing: realistic task skipped", file=sys.stderr)
-        return []
+        notes.append("effector not installed")
+    try:
+        from alibi.explainers import ALE as AlibiALE
+
+        m = min(n, ALIBI_MAX_N)
+        small = X.iloc[:m].to_numpy()
+        explainer = AlibiALE(cheap_model, feature_names=FEATURES)
+        secs = interleaved({"alibi": lambda: explainer.explain(small, features=list(range(5)))}, 1)["alibi"]
+        bare_small = interleaved({"b": lambda: [cheap_model(small) for _ in range(10)]}, repeats)["b"]
+        rows.append(row(f"cheap, n={m:,}" if m < n else task, f"alibi {_version('alibi')}, 5 features",
+                        bare_small, secs, note="one run" + (f"; n={m:,} only" if m < n else "")))
+    except ImportError:
+        notes.append("alibi not installed")
+    return rows, notes
+
+
+def _version(dist: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return "?"
+
+
+# ---------------------------------------------------------------- tasks
+def cheap_task(n, repeats, *, with_r=True, with_packages=True):
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({f: rng.normal(size=n) for f in FEATURES})
+    task = f"cheap, n={n:,}"
+    rows = pyale_rows(task, X, cheap_model, None, repeats, memory_rows_per_call=max(1, n // 10))
+    notes = []
+    if with_r:
+        more, note = r_rows(task, X, max(1, repeats // 2), len(FEATURES))
+        rows += more
+        notes += [note] if note else []
+    if with_packages:
+        more, note = package_rows(task, X, rows[0]["bare"], max(1, repeats // 2))
+        rows += more
+        notes += note
+    return rows, notes
+
+
+def realistic_task(n, repeats):
+    from sklearn.ensemble import HistGradientBoostingRegressor
+
     rng = np.random.default_rng(1)
     X = pd.DataFrame({f"x{j}": rng.normal(size=n) for j in range(8)})
-    y = np.sin(X["x0"]) + X["x1"] * X["x2"] + rng.normal(scale=0.1, size=n)
+    y = np.sin(X["x0"]) + X["x1"] * X["x2"] + X["x3"] ** 2 + rng.normal(scale=0.1, size=n)
     model = HistGradientBoostingRegressor(max_iter=100, random_state=0).fit(X, y)
-    bare = median_time(lambda: [model.predict(X) for _ in range(2 * 5)], repeats)
-    t = median_time(lambda: [pyale.ale(model, X, f"x{j}", n_intervals=40) for j in range(5)], repeats)
-    rows = [dict(task=f"HistGradientBoosting, n={n:,}", what="pyale.ale, 5 features", bare=bare, seconds=t, ratio=t / bare, peak_over_x=None)]
-    t = median_time(lambda: [pyale.ALEPlot(X, model, lambda m, d: m.predict(d), J=j, K=40, plot=False) for j in range(5)], repeats)
-    rows.append(dict(task=f"HistGradientBoosting, n={n:,}", what="pyale.ALEPlot, 5 features", bare=bare, seconds=t, ratio=t / bare, peak_over_x=None))
-    return rows
+    return pyale_rows(f"HistGradientBoostingRegressor, n={n:,}", X, model.predict, model, repeats)
 
 
-def to_markdown(rows: list[dict], args) -> str:
+# ---------------------------------------------------------------- report
+def _versions() -> str:
+    parts = [f"Python {platform.python_version()}", f"NumPy {np.__version__}", f"pandas {pd.__version__}",
+             f"pyale {pyale.__version__}"]
+    try:
+        import sklearn
+
+        parts.append(f"scikit-learn {sklearn.__version__}")
+    except ImportError:
+        pass
+    try:
+        import rpy2
+
+        parts.append(f"rpy2 {rpy2.__version__}")
+    except ImportError:
+        pass
+    return ", ".join(parts)
+
+
+def _cpu() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def speedups(rows) -> list[str]:
+    """pyale's time against R's for the same function on the same task."""
+    seconds = {(r["task"], r["key"]): r["seconds"] for r in rows if r.get("key")}
+    out = []
+    for (task, (name, kind)), secs in seconds.items():
+        r_secs = seconds.get((task, ("R " + name, kind)))
+        if r_secs is not None:
+            what = "5 one-feature ALEs" if kind == "one" else "the pair"
+            out.append(f"- {task}, {what}: pyale's {name} takes {secs:.3f} s, R's {r_secs:.3f} s "
+                       f"({r_secs / secs:.0f}x faster).")
+    return out
+
+
+def to_markdown(rows, notes, args) -> str:
+    command = f"python benchmarks/bench_ale.py --n {args.n} --realistic-n {args.realistic_n} --repeats {args.repeats}"
     lines = [
-        "# Performance",
-        "",
-        f"Generated by `python benchmarks/bench_ale.py --n {args.n} --realistic-n {args.realistic_n} --repeats {args.repeats}`.",
-        f"Machine: {platform.machine()}, {platform.processor() or 'cpu'}, {__import__('os').cpu_count()} cores; "
-        f"Python {platform.python_version()}, NumPy {np.__version__}, pandas {pd.__version__}, pyale {pyale.__version__}.",
-        "",
-        "*bare* is the model's own predictions on exactly the rows ALE needs; *ratio* is time / bare.",
-        "",
-        "| task | what | bare (s) | time (s) | ratio | peak memory / size of X |",
-        "|---|---|---:|---:|---:|---:|",
+        "| task | what | bare (s) | time (s) | ratio | peak memory / size of X | note |",
+        "|---|---|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         peak = "" if r["peak_over_x"] is None else f"{r['peak_over_x']:.2f}"
-        lines.append(f"| {r['task']} | {r['what']} | {r['bare']:.3f} | {r['seconds']:.3f} | {r['ratio']:.2f} | {peak} |")
-    return "\n".join(lines) + "\n"
+        bare = "" if r["bare"] is None else f"{r['bare']:.3f}"
+        ratio = "" if r["ratio"] is None else f"{r['ratio']:.2f}"
+        lines.append(f"| {r['task']} | {r['what']} | {bare} | {r['seconds']:.3f} | {ratio} | {peak} | {r['note']} |")
+    lines += [""] + speedups(rows)
+    header = [
+        f"Generated {datetime.date.today().isoformat()} by `{command}`.",
+        "",
+        f"Machine: {_cpu()}, {os.cpu_count()} cores, {platform.system()} {platform.machine()}; {_versions()}.",
+        "",
+    ]
+    if notes:
+        header += ["Not run: " + "; ".join(notes) + ".", ""]
+    return "\n".join(header + lines) + "\n"
+
+
+BEGIN, END = "<!-- results: written by benchmarks/bench_ale.py -->", "<!-- end of results -->"
+
+
+def write_results(path: Path, text: str) -> None:
+    """Replace the results section of ``path`` (between the markers), or write a new file."""
+    section = f"{BEGIN}\n{text}{END}"
+    old = path.read_text() if path.exists() else ""
+    if BEGIN in old and END in old:
+        before, rest = old.split(BEGIN, 1)
+        after = rest.split(END, 1)[1]
+        path.write_text(before + section + after)
+    else:
+        path.write_text(f"# Performance\n\n{section}\n")
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description="ALE timing against bare predictions")
-    parser.add_argument("--n", type=int, default=1_000_000)
-    parser.add_argument("--realistic-n", type=int, default=100_000)
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--out", default=str(ROOT / "docs" / "performance.md"), help="'-' prints only")
+    parser = argparse.ArgumentParser(description="ALE timing against the model's bare predictions")
+    parser.add_argument("--n", type=int, default=1_000_000, help="rows of the cheap task")
+    parser.add_argument("--realistic-n", type=int, default=100_000, help="rows of the gradient-boosting task")
+    parser.add_argument("--repeats", type=int, default=7, help="runs per timing (R and other packages: half)")
+    parser.add_argument("--no-r", action="store_true", help="skip R's ALEPlot and iml")
+    parser.add_argument("--no-packages", action="store_true", help="skip PyALE, alibi and effector")
+    parser.add_argument("--out", default=str(ROOT / "docs" / "performance.md"),
+                        help="markdown file whose results section is replaced ('-': print only)")
     args = parser.parse_args(argv)
-    rows = cheap_task(args.n, args.repeats) + realistic_task(args.realistic_n, args.repeats)
-    text = to_markdown(rows, args)
+    rows, notes = cheap_task(args.n, args.repeats, with_r=not args.no_r, with_packages=not args.no_packages)
+    rows += realistic_task(args.realistic_n, args.repeats)
+    text = to_markdown(rows, notes, args)
     print(text)
     if args.out != "-":
-        Path(args.out).write_text(text)
+        write_results(Path(args.out), text)
+        print(f"written to {args.out}", file=sys.stderr)
     return 0
 
 
