@@ -63,9 +63,12 @@ class _SlotMap:
             self.counts += np.bincount(slot, minlength=self.n_slots)
 
     def slot_of(self, values: np.ndarray) -> np.ndarray:
-        """Slots of at most one block of values: 0 below ``low`` (and NaN), ``c + 1`` for
-        cell ``c``, ``n_cells + 1`` at or above the top.  Returns a scratch view."""
+        """Slots of values: 0 below ``low`` (and NaN), ``c + 1`` for cell ``c``,
+        ``n_cells + 1`` at or above the top.  Returns a view of scratch memory that
+        the next call reuses (grown when ``values`` is longer)."""
         m = values.shape[0]
+        if m > self._position.shape[0]:  # e.g. more interval edges than values
+            self._position, self._slot = np.empty(m), np.empty(m, dtype=np.intp)
         position, slot = self._position[:m], self._slot[:m]
         np.subtract(values, self.low, out=position)
         np.multiply(position, self.scale, out=position)

@@ -300,9 +300,11 @@ class ShiftedFrames:
     model that turns the frame into an array pays what it pays for
     ``frame`` itself), and each call writes the replaced columns into it in
     place (a column passed as the very same array as in the previous call is
-    not written again).  A returned frame that is still referenced when the
-    next one is built stays valid: pandas' copy-on-write then copies
-    instead of overwriting.  Other frames are shallow copies with the
+    not written again).  Each call returns a shallow copy of the private
+    frame, so a model that changes its ``newdata`` in place changes only its
+    own copy, and a returned frame that is still referenced when the next
+    one is built stays valid: pandas' copy-on-write then copies instead of
+    overwriting.  Other frames are shallow copies with the
     replaced columns swapped in, so untouched columns are shared.
 
     Parameters
@@ -345,7 +347,9 @@ class ShiftedFrames:
                 self._write(out, name, values)
                 self._written[name] = values
         self._private = out
-        return out
+        # The model gets its own (shallow) frame: whatever it does to it in place
+        # (copy-on-write) never reaches the private frame the next variant is built from.
+        return out.copy(deep=False)
 
     def _original(self, name) -> np.ndarray:
         values = self._frame[name].to_numpy()

@@ -9,8 +9,9 @@ fresh ``X.copy()`` per shifted frame, one model call per frame, and
 ALEPlot's accumulation and centring written out as in its R source
 (``cran/ALEPlot`` 1.1 ``R/ALEPlot.R``; iml 0.11.4's
 ``calculate.ale.num`` centres the same way).  Every number must be
-identical, not merely close.  Two known bugs of the fast paths are kept
-here as strict xfails: remove the marker with the fix.
+identical, not merely close.  Two bugs this file found (more interval edges
+than values; a model that changes its ``newdata`` in place) are pinned by
+tests of their own.
 
 The model is a polynomial (plus one division) in the columns: each value is
 a correctly rounded function of its own row, so the answer cannot depend on
@@ -307,11 +308,6 @@ def test_right_closed_bins_equal_binary_search(X, column):
         assert_array_equal(_cells.bins_right_closed(values, edges), right_closed_bins(values, edges), err_msg=label)
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason=(
-    "bins_right_closed computes the slots of the edges in scratch buffers sized by the sample, "
-    "min(n, 65536): with MIN_SIZE <= n < len(edges) <= 65536 it raises a broadcasting "
-    "ValueError (reachable through FeatureEffect(grid_points=...) with more points than rows)"
-))
 def test_more_edges_than_values_in_the_cell_map_range():
     rng = np.random.default_rng(3)
     values = rng.standard_normal(_cells.MIN_SIZE)
@@ -394,11 +390,6 @@ def test_frames_a_model_keeps_still_hold_what_it_was_asked(X):
         pd.testing.assert_frame_equal(frame.drop(columns="ties"), X.drop(columns="ties"), check_exact=True)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "ShiftedFrames hands the model its private copy of the rows and builds the next shifted "
-    "frame from it: a prediction function that changes another column of newdata in place "
-    "(as R code may do, harmlessly) changes what the model sees for the upper edges"
-))
 def test_a_model_that_changes_newdata_does_not_change_the_next_frame(X):
     def rescaling(X_model, newdata):
         newdata["normal"] = newdata["normal"] * 2  # e.g. a unit conversion inside pred_fun
