@@ -1,0 +1,40 @@
+"""benchmarks/bench_ale.py runs end to end on a small task and rewrites only its results section."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+import bench_ale  # noqa: E402
+
+
+def test_shifted_frames_move_rows_to_their_interval_edges_and_keep_the_layout():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({f"x{j}": rng.normal(size=500) for j in range(3)})
+    lower, upper = bench_ale.shifted_frames(X, ["x1"])
+    edges, _ = bench_ale._edges_and_bins(X["x1"].to_numpy())
+    assert np.isin(lower["x1"], edges).all() and np.isin(upper["x1"], edges).all()
+    assert (lower["x1"] <= X["x1"]).all() and (upper["x1"] >= X["x1"]).all()
+    pd.testing.assert_frame_equal(lower.drop(columns="x1"), X.drop(columns="x1"))
+    assert lower._mgr.nblocks == X._mgr.nblocks == 1  # the bare predictions pay what ALE's do
+    corners = bench_ale.shifted_frames(X, ["x0", "x2"])
+    assert len(corners) == 4
+
+
+def test_benchmark_writes_its_results_section(tmp_path):
+    pytest.importorskip("sklearn")
+    out = tmp_path / "performance.md"
+    out.write_text(f"# Title\n\nkept above\n\n{bench_ale.BEGIN}\nold\n{bench_ale.END}\n\nkept below\n")
+    assert bench_ale.main(["--n", "3000", "--realistic-n", "2000", "--repeats", "1", "--no-r",
+                           "--no-packages", "--out", str(out)]) == 0
+    text = out.read_text()
+    assert text.startswith("# Title\n\nkept above\n") and text.rstrip().endswith("kept below")
+    assert "old" not in text
+    for what in ("pyale.ALEPlot, 5 features one at a time", "pyale.FeatureEffect (iml), pair ('x0', 'x1')",
+                 "pyale.ALEPlot, max_rows_per_call=300", "HistGradientBoostingRegressor, n=2,000"):
+        assert what in text, what
