@@ -18,13 +18,12 @@ Everything else lives in private modules.  ``import pyale`` imports neither
 matplotlib nor rpy2.
 """
 
-from ._ale import ALEResult, ale
+from ._api import ALEResult, ale
 from ._aleplot import ALEPlot
 from ._pdplot import PDPlot
 from ._results import ALEPlotResult, PDPlotResult
-from ._calls import PredictionError
-from ._iml import FeatureEffect, FeatureEffects
-from ._iml_predictor import Predictor
+from ._core.calls import PredictionError
+from ._iml import FeatureEffect, FeatureEffects, Predictor
 
 __all__ = [
     "ale",

@@ -2,62 +2,23 @@
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import replace
 from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
 
-from ._ale1d import MainEffect, categorical_main_effect, numeric_main_effect
-from ._calls import ModelCaller
-from ._columns import Feature, read_covariate, read_feature, require_intervals, require_levels
-from ._grid import aleplot_edges
-from ._levels import level_distances, mds_level_order
+from ._core.main_effect import MainEffect, categorical_main_effect, numeric_main_effect
+from ._core.pair_effect import categorical_numeric_pair_effect, numeric_pair_effect
+from ._core.calls import ModelCaller
+from ._core.features import Feature, read_feature, require_intervals, require_levels
+from ._core.grid import aleplot_edges, resolve_level_order
 from ._results import ALEPlotResult
-from ._validation import check_bool, check_frame, check_int, resolve_column
+from ._checks import check_bool, check_frame, check_int, resolve_column, resolve_pair
 
-__all__ = ["ALEPlot", "ALEPlotResult", "resolve_level_order"]
+__all__ = ["ALEPlot", "ALEPlotResult", "r_shaped_caller", "read_pair"]
 
 _CALLER = "ALEPlot"
-
-
-def resolve_level_order(
-    X: pd.DataFrame, feature: Feature, requested: Sequence | None, *, caller: str
-) -> np.ndarray:
-    """Indices into ``feature.levels`` from lowest to highest.
-
-    A requested order wins; an ordered categorical keeps its order; otherwise
-    the levels are ordered by similarity of the other columns (classical MDS),
-    falling back to the given order, with a warning, when all levels look
-    alike.
-    """
-    n_levels = len(feature.levels)
-    if requested is not None:
-        requested = list(requested)
-        if sorted(map(repr, requested)) != sorted(map(repr, feature.levels)):
-            raise ValueError(
-                f"The 'level_order' parameter of {caller} must list each level of column "
-                f"{feature.name!r} that occurs in the data exactly once: {list(feature.levels)!r}. "
-                f"Got {requested!r} instead."
-            )
-        position = {level: i for i, level in enumerate(feature.levels)}
-        return np.array([position[level] for level in requested], dtype=np.int64)
-    if feature.ordered:
-        return np.arange(n_levels, dtype=np.int64)
-    covariates = [read_covariate(X[name]) for name in X.columns if name != feature.name]
-    order = mds_level_order(level_distances(feature.codes, n_levels, covariates))
-    if order is None:
-        warnings.warn(
-            f"The levels of column {feature.name!r} cannot be ordered by similarity: "
-            "the other columns are distributed alike within every level (R's ALEPlot stops "
-            "with an error here). Using the levels in their given order "
-            f"{list(feature.levels)!r}; pass level_order= to choose another.",
-            UserWarning,
-            stacklevel=3,
-        )
-        return np.arange(n_levels, dtype=np.int64)
-    return order
 
 
 def _main_effect(X, caller, feature: Feature, K: int, level_order) -> MainEffect:
@@ -88,6 +49,65 @@ def r_shaped_caller(X, X_model, pred_fun, K, plot, max_rows_per_call, *, caller_
         lambda newdata: pred_fun(X_model, newdata), name="pred_fun", max_rows=max_rows_per_call
     )
     return K, plot, max_rows_per_call, caller
+
+
+def read_pair(X, names, caller_name):
+    """Read a pair of features: numeric x numeric or categorical x numeric, else a clear error."""
+    first = read_feature(X[names[0]], label=f"Column {names[0]!r} (J[0])")
+    second = read_feature(X[names[1]], label=f"Column {names[1]!r} (J[1])")
+    if second.categorical:
+        if first.categorical:
+            raise ValueError(
+                f"{caller_name} does not support a pair of two categorical features "
+                f"({names[0]!r}, {names[1]!r}); ALEPlot 1.1 handles numeric x numeric and "
+                "categorical x numeric only."
+            )
+        raise ValueError(
+            f"Column {names[1]!r} (J[1]) is categorical: {caller_name} needs the categorical "
+            f"feature first. Swap them: J=({names[1]!r}, {names[0]!r})."
+        )
+    return first, second
+
+
+def _numeric_edges(feature, K, label):
+    return require_intervals(aleplot_edges(feature.values, K), f"Column {feature.name!r} ({label})")
+
+
+def aleplot_pair(X: pd.DataFrame, caller: ModelCaller, J, K: int, *, level_order, caller_name: str):
+    """Compute ALEPlot's second-order effect and wrap it as an ALEPlotResult."""
+    names = resolve_pair(X, J, caller_name=caller_name)
+    first, second = read_pair(X, names, caller_name)
+    edges2 = _numeric_edges(second, K, "J[1]")
+    if first.categorical:
+        require_levels(first, f"Column {names[0]!r} (J[0])")
+        order = resolve_level_order(X, first, level_order, caller=caller_name)
+        effect = categorical_numeric_pair_effect(X, first, order, second, edges2, caller)
+        # R paints the (level, interval) cells without rows, and only when some
+        # jump cell was empty.
+        painted = (effect.counts == 0) if effect.empty_cells.any() else np.zeros_like(effect.counts, bool)
+        kind = "categorical x numeric"
+        x_first = list(effect.grid1)
+    else:
+        if level_order is not None:
+            raise ValueError(
+                f"The 'level_order' parameter of {caller_name} applies to a categorical feature; "
+                f"column {names[0]!r} is numeric."
+            )
+        edges1 = _numeric_edges(first, K, "J[0]")
+        effect = numeric_pair_effect(X, first, second, edges1, edges2, caller)
+        painted = effect.empty_cells
+        kind = "numeric x numeric"
+        x_first = effect.grid1
+    return ALEPlotResult(
+        K=(len(x_first) if first.categorical else len(x_first) - 1, len(edges2) - 1),
+        x_values=(x_first, effect.grid2),
+        f_values=effect.effects[:, :, 0],
+        feature=names,
+        kind=kind,
+        counts=effect.counts,
+        column_number=tuple(X.columns.get_loc(n) + 1 for n in names),
+        empty_cells=painted,
+    )
 
 
 def ALEPlot(
@@ -179,8 +199,6 @@ def ALEPlot(
 
     pair = isinstance(J, (tuple, list, np.ndarray, pd.Index))
     if pair:
-        from ._aleplot2d import aleplot_pair
-
         result = aleplot_pair(X, caller, J, K, level_order=level_order, caller_name=_CALLER)
     else:
         name = resolve_column(X, J, param="J", caller=_CALLER)

@@ -8,13 +8,13 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from ._aleplot import r_shaped_caller
-from ._aleplot2d import read_pair, resolve_pair
-from ._columns import Feature, categorical_column_values, numeric_column_values, read_feature
-from ._pd import DEFAULT_ROWS_PER_CALL, grid_predictions
+from ._aleplot import r_shaped_caller, read_pair
+from ._core.features import Feature, read_feature
+from ._core.shifted import categorical_column_values, numeric_column_values
+from ._core.pd import DEFAULT_ROWS_PER_CALL, grid_predictions
 from ._rbase import bin_right_closed, level_counts, r_seq
 from ._results import PDPlotResult
-from ._validation import resolve_column
+from ._checks import resolve_column, resolve_pair
 
 __all__ = ["PDPlot"]
 

@@ -71,7 +71,7 @@ class _EffectResult:
 
     def plot(self, ax=None, **kwargs):
         """Draw the effect as ALEPlot does; returns an :class:`~pyale._plot.ALEDisplay`."""
-        from ._plot import ALEDisplay
+        from ._plot.aleplot import ALEDisplay
 
         return ALEDisplay(self).plot(ax=ax, **kwargs)
 

@@ -15,7 +15,7 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
 import pyale
-from pyale import _demo
+from pyale._cli import demo as _demo
 from pyale._cli import main
 from subprocess_env import child_env
 
@@ -283,7 +283,7 @@ def test_warnings_are_one_line_messages(tmp_path, monkeypatch):
         def predict(self, frame):
             return frame["x"].to_numpy() + (frame["g"] == "b").to_numpy()
 
-    monkeypatch.setattr("pyale._cli._read_model", lambda path, r_type: Additive())
+    monkeypatch.setattr("pyale._cli.command._read_model", lambda path, r_type: Additive())
     (tmp_path / "m.pkl").write_bytes(b"")
     code, _, stderr = run_main([
         "run", "--data", tmp_path / "d.csv", "--model", tmp_path / "m.pkl", "--features", "g",

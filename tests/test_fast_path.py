@@ -1,8 +1,8 @@
 """The fast paths of issue 6 against a plain reference, on samples large enough to take them.
 
 pyale finds interval edges and bins of large columns through a cell map
-(``pyale._cells``, from ``MIN_SIZE`` values on) and writes shifted columns
-into one private copy of the rows (``pyale._columns.ShiftedFrames``).  The
+(``pyale._rbase.cells``, from ``MIN_SIZE`` values on) and writes shifted columns
+into one private copy of the rows (``pyale._core.shifted.ShiftedFrames``).  The
 reference below shares no code with either: a full ``np.sort`` and R's
 type-1 quantile rule for the edges, ``np.searchsorted`` for the bins, a
 fresh ``X.copy()`` per shifted frame, one model call per frame, and
@@ -26,7 +26,7 @@ import pytest
 from numpy.testing import assert_array_equal
 
 import pyale
-from pyale import _cells
+from pyale._rbase import cells as _cells
 
 N_ROWS = 300_000
 COLUMNS = ["normal", "ties", "count", "heavy", "cauchy", "floored"]
@@ -146,7 +146,7 @@ def ale_plot_model(X_model, newdata):
     return model(newdata)
 
 
-# What pyale._cells must do without plain work for each column.  Edges: order
+# What pyale._rbase.cells must do without plain work for each column.  Edges: order
 # statistics without sorting every value, for grids up to this many intervals.
 # Bins: no binary search of every value.  The rest may fall back to plain NumPy
 # by design: ties, integers and the crowded centre of the t(3) sample put the
@@ -157,7 +157,7 @@ FAST_BINS = {"normal", "ties", "count", "heavy", "floored"}
 
 
 class _PlainWorkSpy:
-    """Stands in for NumPy inside ``pyale._cells``; records the sizes of full sorts and searches."""
+    """Stands in for NumPy inside ``pyale._rbase.cells``; records the sizes of full sorts and searches."""
 
     def __init__(self, monkeypatch):
         self.sorted_sizes: list[int] = []

@@ -1,4 +1,4 @@
-"""pyale._nearest: yaImpute::ann(k = 1) nearest-neighbour indices, ties included."""
+"""pyale._rbase.nearest: yaImpute::ann(k = 1) nearest-neighbour indices, ties included."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pyale._nearest import nearest_reference
+from pyale._rbase.nearest import nearest_reference
 
 FIXTURE = Path(__file__).resolve().parents[1] / "reference" / "nearest" / "ann_ties.json"
 

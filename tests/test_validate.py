@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pyale import _validate
+from pyale._cli import validate as _validate
 from test_cli import grunfeld, run_inputs, run_main  # noqa: F401 - grunfeld and run_inputs are fixtures
 
 GRUNFELD = ["--features", "value", "firm", "value,capital"]
@@ -121,7 +121,7 @@ def test_python_setup_names_the_reader_columns_loader_and_response(tmp_path):
 def test_python_setup_runs_and_predicts_as_the_command_does(run_inputs):  # noqa: F811
     import argparse
 
-    from pyale._adapters import adapt_model
+    from pyale._core.adapters import adapt_model
 
     data = pd.read_csv(run_inputs / "grunfeld.csv")
     X = _validate.as_r_factors(data.drop(columns=["invest", "year"]))

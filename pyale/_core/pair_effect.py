@@ -13,9 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._calls import ModelCaller, predict_variants
-from ._columns import Feature, categorical_column_values, numeric_grid_values
-from ._rbase import bin_right_closed
+from .calls import ModelCaller, predict_variants
+from .features import Feature
+from .shifted import categorical_column_values, numeric_grid_values
+from .._rbase import bin_right_closed
 
 __all__ = [
     "PairEffect",
@@ -107,7 +108,7 @@ def fill_empty_cells(
         # Column-major enumeration, as R's which(arr.ind = TRUE).
         empty_j, empty_i = np.nonzero(empty.T)
         full_j, full_i = np.nonzero(~empty.T)
-    from ._nearest import nearest_reference
+    from .._rbase.nearest import nearest_reference
 
     reference = np.column_stack([coord1[full_i], coord2[full_j]])
     query = np.column_stack([coord1[empty_i], coord2[empty_j]])

@@ -14,15 +14,14 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from ._adapters import adapt_model
-from ._ale1d import categorical_main_effect, numeric_main_effect
-from ._ale2d import categorical_numeric_pair_effect, numeric_pair_effect
-from ._aleplot import resolve_level_order
-from ._aleplot2d import read_pair, resolve_pair
-from ._calls import ModelCaller, PredictionError
-from ._columns import read_feature, require_intervals, require_levels
-from ._grid import aleplot_edges, iml_edges
-from ._validation import check_frame, check_int, resolve_column
+from ._core.adapters import adapt_model
+from ._core.main_effect import categorical_main_effect, numeric_main_effect
+from ._core.pair_effect import categorical_numeric_pair_effect, numeric_pair_effect
+from ._aleplot import read_pair
+from ._core.calls import ModelCaller, PredictionError
+from ._core.features import read_feature, require_intervals, require_levels
+from ._core.grid import aleplot_edges, iml_edges, resolve_level_order
+from ._checks import check_frame, check_int, resolve_column, resolve_pair
 
 __all__ = ["ale", "ALEResult"]
 
@@ -90,7 +89,7 @@ class ALEResult:
 
     def plot(self, ax=None, *, output=None, **kwargs):
         """Draw the effect (all outputs for one feature; one output for a pair)."""
-        from ._plot import ResultDisplay
+        from ._plot.aleplot import ResultDisplay
 
         return ResultDisplay(self).plot(ax=ax, output=output, **kwargs)
 

@@ -40,7 +40,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ._cli_inputs import (  # noqa: F401 - CommandError and the codes are part of this module's API
+from .inputs import (  # noqa: F401 - CommandError and the codes are part of this module's API
     EXIT_FAILED,
     EXIT_NO_R,
     EXIT_OK,
@@ -99,7 +99,7 @@ def _add_job_options(command, *, conventions: list[str], default: str, conventio
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``pyale`` command."""
-    from . import __version__
+    from .. import __version__
 
     parser = argparse.ArgumentParser(
         prog="pyale",
@@ -193,7 +193,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _describe(exc: BaseException) -> str:
-    from ._calls import PredictionError
+    from .._core.calls import PredictionError
 
     message = str(exc) or type(exc).__name__
     if isinstance(exc, (ValueError, TypeError, PredictionError, ImportError, OSError)):
@@ -271,7 +271,7 @@ def _report_files(out: Path, paths: list[Path]) -> None:
 
 def _demo_command(args) -> int:
     out = _output_dir(args.out)
-    from . import _demo
+    from . import demo as _demo
 
     start = time.perf_counter()
     data = _demo.load_grunfeld()
@@ -340,7 +340,7 @@ def _run_command(args) -> int:
 
 
 def _run_summary(args, data, X, model, rows) -> str:
-    from . import __version__
+    from .. import __version__
 
     intervals = args.intervals if args.intervals is not None else (
         "40 (default)" if args.conventions == "aleplot" else "20 (default)"
@@ -371,7 +371,8 @@ def _run_summary(args, data, X, model, rows) -> str:
 
 
 def _validate_command(args) -> int:
-    from . import _report, _validate
+    from . import report as _report
+    from . import validate as _validate
 
     start = time.perf_counter()
     conventions = ["aleplot", "iml"] if args.conventions == "both" else [args.conventions]

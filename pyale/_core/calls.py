@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from ._columns import ShiftedFrames
+from .shifted import ShiftedFrames
 
 __all__ = ["PredictionError", "ModelCaller", "predict_variants"]
 

@@ -9,8 +9,8 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from ._columns import read_feature
-from ._iml_effects import (
+from .._core.features import read_feature
+from .tables import (
     ale_categorical_results,
     ale_numeric_results,
     iml_level_order,
@@ -19,8 +19,8 @@ from ._iml_effects import (
     pd_results,
     rows_inside,
 )
-from ._iml_predictor import Predictor
-from ._validation import check_int
+from .predictor import Predictor
+from .._checks import check_int
 
 __all__ = ["FeatureEffect", "FeatureEffects"]
 
@@ -270,7 +270,7 @@ class FeatureEffect:
         if self.method == "ale":
             predict = self.predictor._bounded(self.max_rows_per_call)
             if self.n_features == 2:
-                from ._iml_pairs import ale_pair_results
+                from .pairs import ale_pair_results
 
                 results, self.effect = ale_pair_results(self, data, predict)
                 return results
@@ -363,7 +363,7 @@ class FeatureEffect:
 
     def plot(self, ax=None, *, rug: bool = True, show_data: bool = False, ylim=None):
         """Draw the effect as iml's ``plot()``; returns a display object (matplotlib)."""
-        from ._plot_iml import FeatureEffectDisplay
+        from .._plot.iml import FeatureEffectDisplay
 
         return FeatureEffectDisplay(self).plot(ax=ax, rug=rug, show_data=show_data, ylim=ylim)
 
@@ -452,7 +452,7 @@ class FeatureEffects:
     def plot(self, features: Sequence | None = None, *, ncols: int | None = None, nrows: int | None = None,
              fixed_y: bool = True, **kwargs):
         """One panel per feature in a grid (3 columns by default), as iml's ``plot()``."""
-        from ._plot_iml import FeatureEffectsDisplay
+        from .._plot.iml import FeatureEffectsDisplay
 
         return FeatureEffectsDisplay(self).plot(features=features, ncols=ncols, nrows=nrows, fixed_y=fixed_y, **kwargs)
 

@@ -13,13 +13,13 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from ._ale1d import categorical_main_effect, numeric_main_effect
-from ._columns import Feature, categorical_column_values, numeric_column_values
-from ._grid import iml_edges
-from ._levels import level_distances, mds_level_order
-from ._columns import read_covariate
-from ._pd import grid_predictions
-from ._rbase import r_seq
+from .._core.main_effect import categorical_main_effect, numeric_main_effect
+from .._core.features import Feature
+from .._core.shifted import categorical_column_values, numeric_column_values
+from .._core.grid import iml_edges
+from .._core.grid import resolve_level_order
+from .._core.pd import grid_predictions
+from .._rbase import r_seq
 
 __all__ = [
     "iml_level_order",
@@ -39,29 +39,10 @@ def class_column(outputs: list, codes: np.ndarray) -> pd.Categorical:
 
 
 def iml_level_order(frame: pd.DataFrame, feature: Feature) -> np.ndarray:
-    """Level order for a categorical feature, as iml's ``order_levels``.
-
-    An ordered categorical keeps its order; otherwise levels are sorted along
-    the first classical-MDS coordinate of the summed distances between the
-    levels' distributions of every other column.  When every level looks
-    alike (R's ``cmdscale`` finds no positive eigenvalue and iml fails), the
-    given order is kept with a warning.
-    """
-    n_levels = len(feature.levels)
-    if feature.ordered:
-        return np.arange(n_levels, dtype=np.int64)
-    covariates = [read_covariate(frame[name]) for name in frame.columns if name != feature.name]
-    order = mds_level_order(level_distances(feature.codes, n_levels, covariates))
-    if order is None:
-        warnings.warn(
-            f"The levels of feature {feature.name!r} cannot be ordered by similarity: the other "
-            "features are distributed alike within every level (iml 0.11.4 fails here). Using "
-            f"the levels in their given order {list(feature.levels)!r}.",
-            UserWarning,
-            stacklevel=4,
-        )
-        return np.arange(n_levels, dtype=np.int64)
-    return order
+    """Level order for a categorical feature, as iml's ``order_levels`` (see :func:`resolve_level_order`)."""
+    return resolve_level_order(
+        frame, feature, None, caller="FeatureEffect", failure="iml 0.11.4 fails here", hint="", stacklevel=5
+    )
 
 
 def numeric_ale_edges(feature: Feature, grid_size: int, grid_points) -> np.ndarray:

@@ -13,8 +13,8 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from ._calls import ModelCaller
-from ._columns import replace_columns
+from .calls import ModelCaller
+from .shifted import replace_columns
 
 __all__ = ["grid_predictions", "DEFAULT_ROWS_PER_CALL"]
 

@@ -44,7 +44,7 @@ def versions(conventions: list[str]) -> dict:
 
     import rpy2.robjects as ro
 
-    from . import __version__
+    from .. import __version__
 
     out = {"R": str(ro.r("R.version.string")[0])}
     for conv in conventions:
@@ -92,7 +92,7 @@ class RSide:
         import rpy2.robjects as ro
         import rpy2.rinterface as ri
 
-        from .r import to_r_dataframe
+        from ..r import to_r_dataframe
 
         self.ro = ro
         self.X = X

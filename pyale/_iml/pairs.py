@@ -14,9 +14,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._columns import read_feature
-from ._ale2d import categorical_numeric_pair_effect, numeric_pair_effect
-from ._iml_effects import class_column, iml_level_order, numeric_ale_edges, rows_inside
+from .._core.features import read_feature
+from .._core.pair_effect import categorical_numeric_pair_effect, numeric_pair_effect
+from .tables import class_column, iml_level_order, numeric_ale_edges, rows_inside
 
 __all__ = ["ale_pair_results"]
 

@@ -62,7 +62,7 @@ def _read_model(path: Path, r_predict_type: str | None):
         raise CommandError("--r-predict-type applies only to an R model (.rds).", EXIT_USAGE)
     if suffix == ".rds":
         try:
-            from .r import RModel
+            from ..r import RModel
         except ImportError as exc:
             raise CommandError(f"--model: an .rds model needs R and rpy2: {exc}") from exc
         extra = {} if r_predict_type is None else {"type": r_predict_type}

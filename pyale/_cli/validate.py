@@ -7,7 +7,7 @@ own ``predict`` on both sides; a Python model is handed to R as a callback,
 so both sides call the very same model.  Every effect is compared cell by
 cell (rtol 1e-10 with an absolute floor of 1e-10 times the effect's range;
 grids, levels and K exactly) and written to a report by
-:mod:`pyale._report`.
+:mod:`pyale._cli.report`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ._validate_r import PACKAGES, RSide, r_problem, versions
+from .validate_r import PACKAGES, RSide, r_problem, versions
 
 __all__ = ["PACKAGES", "Comparison", "RSide", "as_r_factors", "compare_aleplot", "compare_iml", "is_r_model",
            "model_predict", "python_setup", "r_problem", "report_context", "versions"]
@@ -78,12 +78,12 @@ def is_r_model(model) -> bool:
 def model_predict(model, response=None):
     """``predict(frame) -> array`` for the pyale side (and for R to call back for a Python model).
 
-    A Python model goes through :func:`pyale._adapters.adapt_model`; an R
+    A Python model goes through :func:`pyale._core.adapters.adapt_model`; an R
     model (:class:`pyale.r.RModel`) returns R's ``predict``, and for a matrix
     answer (``--r-predict-type prob``) ``response`` names the column, as
     ``predict(...)[, response]`` does on the R side.
     """
-    from ._adapters import adapt_model
+    from .._core.adapters import adapt_model
 
     predict = adapt_model(model, response=response).predict
     if not is_r_model(model) or response is None:
@@ -210,7 +210,7 @@ def python_setup(args, X: pd.DataFrame, r_model: bool) -> str:
         imports.append("import pyale.r")
     else:
         imports += ["import joblib"] if path.lower().endswith(".joblib") else []
-        imports.append("from pyale._adapters import adapt_model")
+        imports.append("from pyale._core.adapters import adapt_model")
     lines = [*imports, f"data = pd.{reader}({str(args.data)!r})", f"X = data[{[str(c) for c in X.columns]!r}]"]
     strings = [str(c) for c in X.columns if isinstance(X[c].dtype, pd.CategoricalDtype)]
     if strings:
@@ -232,10 +232,10 @@ def python_setup(args, X: pd.DataFrame, r_model: bool) -> str:
 
 def report_context(args, data: pd.DataFrame, model, X: pd.DataFrame, features: list, conventions: list[str],
                    side: RSide) -> dict:
-    """What :func:`pyale._report.write_reports` writes besides the effects."""
+    """What :func:`pyale._cli.report.write_reports` writes besides the effects."""
     import shlex
 
-    from ._report import sha256
+    from .report import sha256
 
     r_model = is_r_model(model)
     argv = ["--data", str(args.data), "--model", str(args.model), "--features", *args.features,

@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
-from ._calls import ModelCaller
-from ._columns import column_kind
-from ._validation import check_frame, check_int
+from .._core.calls import ModelCaller
+from .._core.features import column_kind
+from .._checks import check_frame, check_int
 
 __all__ = ["Predictor"]
 
@@ -82,7 +82,7 @@ def _prediction_function(model, predict_function, type_) -> Callable[[pd.DataFra
             return lambda newdata: _as_prediction_frame(predict_function(newdata), None, without_model=True)
         return lambda newdata: _as_prediction_frame(predict_function(model, newdata), model)
     if type(model).__module__.startswith("rpy2."):
-        from .r import RModel
+        from ..r import RModel
 
         r_model = RModel(model) if type_ is None else RModel(model, type=type_)
         return lambda newdata: _as_prediction_frame(r_model.predict(newdata), None)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._rbase import cmdscale_1d, ecdf_at, quantile_type7, r_seq, stable_order
+from .._rbase import cmdscale_1d, ecdf_at, quantile_type7, r_seq, stable_order
 
 __all__ = ["Covariate", "level_distances", "mds_level_order"]
 

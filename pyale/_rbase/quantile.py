@@ -1,4 +1,4 @@
-"""R-exact building blocks.
+"""R-exact quantiles, sequences, binning and counts.
 
 Each function mirrors one base-R computation closely enough that, given the
 same doubles, it returns the same doubles (or the same integers) as R 4.2.2.
@@ -9,9 +9,8 @@ inside pyale guarantee.  The R function mirrored is named in each docstring.
 from __future__ import annotations
 
 import numpy as np
-import scipy.linalg
 
-from ._cells import MIN_SIZE, bins_right_closed
+from .cells import MIN_SIZE, bins_right_closed
 
 __all__ = [
     "r_seq",
@@ -21,10 +20,7 @@ __all__ = [
     "bin_right_closed",
     "ecdf_at",
     "level_counts",
-    "double_centre",
-    "cmdscale_1d",
     "stable_order",
-    "r_pretty",
 ]
 
 
@@ -247,68 +243,6 @@ def level_counts(codes: np.ndarray, n_levels: int) -> np.ndarray:
     return np.bincount(np.asarray(codes, dtype=np.int64), minlength=n_levels).astype(np.int64)
 
 
-def double_centre(squared: np.ndarray) -> np.ndarray:
-    """Subtract row means, then column means, as R's internal ``C_DoubleCentre``.
-
-    R accumulates each mean left to right in double precision; the loops
-    below keep that order (NumPy's pairwise sums would differ in the last
-    bits, and the eigenvector sign of ``cmdscale`` is sensitive to them).
-
-    Parameters
-    ----------
-    squared : numpy.ndarray
-        Square matrix (typically squared distances).
-
-    Returns
-    -------
-    numpy.ndarray
-        A new, double-centred matrix.
-    """
-    a = np.array(squared, dtype=float, copy=True)
-    n = a.shape[0]
-    row_sum = np.zeros(n)
-    for j in range(n):
-        row_sum += a[:, j]
-    a -= (row_sum / n)[:, None]
-    col_sum = np.zeros(n)
-    for i in range(n):
-        col_sum += a[i, :]
-    a -= (col_sum / n)[None, :]
-    return a
-
-
-def cmdscale_1d(distances: np.ndarray) -> np.ndarray | None:
-    """One-dimensional classical MDS, as R's ``cmdscale(d, k = 1)``.
-
-    Double-centres the squared distances, takes the eigenvector of
-    ``-B / 2`` with the largest eigenvalue (LAPACK ``dsyevr``, lower
-    triangle, as R's ``eigen(symmetric = TRUE)``) and scales it by the square
-    root of that eigenvalue.
-
-    The sign of an eigenvector is arbitrary and depends on the LAPACK build;
-    a flipped sign reverses the resulting order of levels but not any ALE
-    value attached to a level.
-
-    Parameters
-    ----------
-    distances : numpy.ndarray
-        Symmetric ``(n, n)`` distance matrix, ``n >= 2``.
-
-    Returns
-    -------
-    numpy.ndarray or None
-        The ``n`` coordinates, or ``None`` when the largest eigenvalue is not
-        positive (R then warns and returns no coordinates).
-    """
-    d = np.asarray(distances, dtype=float)
-    b = double_centre(d * d)
-    values, vectors = scipy.linalg.eigh(-b / 2.0, lower=True, driver="evr")
-    top = values[-1]
-    if not top > 0:
-        return None
-    return vectors[:, -1] * np.sqrt(top)
-
-
 def stable_order(values: np.ndarray) -> np.ndarray:
     """0-based permutation sorting ``values`` ascending, ties in original order.
 
@@ -320,78 +254,3 @@ def stable_order(values: np.ndarray) -> np.ndarray:
     array([1, 3, 0, 2])
     """
     return np.argsort(np.asarray(values), kind="stable")
-
-
-def r_pretty(low: float, high: float, n: int = 5) -> np.ndarray:
-    """Round break points covering ``[low, high]``, as R's ``pretty(c(low, high), n)``.
-
-    Ports base R's ``pretty.default`` with its defaults (``min.n = n %/% 3``,
-    ``shrink.sml = 0.75``, ``high.u.bias = 1.5``, ``u5.bias = 2.75``,
-    ``eps.correct = 0``, ``f.min = 2^-20``) and the C routine ``R_pretty``
-    behind it (R 4.2).  ``contour`` draws its lines at
-    ``pretty(range(z), 10)``, so pyale's pair pictures use the same levels.
-
-    Examples
-    --------
-    >>> [f"{v:.15g}" for v in r_pretty(-0.93, 1.27, 10)]
-    ['-1', '-0.8', '-0.6', '-0.4', '-0.2', '0', '0.2', '0.4', '0.6', '0.8', '1', '1.2', '1.4']
-    """
-    eps = np.finfo(float).eps
-    rounding_eps = 1e-10
-    high_u, u5 = 1.5, 0.5 + 1.5 * 1.5
-    f_min = 2.0**-20
-    min_n = n // 3
-    lo, up = float(low), float(high)
-    dx = up - lo
-    if dx == 0 and up == 0:
-        cell, small = 1.0, True
-    else:
-        cell = max(abs(lo), abs(up))
-        bound = 1 + (1 / (1 + high_u) if u5 >= 1.5 * high_u + 0.5 else 1.5 / (1 + u5))
-        bound *= max(1, n) * eps
-        small = dx < cell * bound * 3
-    if small:
-        if cell > 10:
-            cell = 9 + cell / 10
-        cell *= 0.75
-        if min_n > 1:
-            cell /= min_n
-    else:
-        cell = dx
-        if n > 1:
-            cell /= n
-    tiny = f_min * np.finfo(float).tiny or np.finfo(float).tiny
-    cell = min(max(cell, tiny), np.finfo(float).max / 1.25)
-    base = 10.0 ** np.floor(np.log10(cell))
-    unit = base
-    if 2 * base - cell < high_u * (cell - unit):
-        unit = 2 * base
-        if 5 * base - cell < u5 * (cell - unit):
-            unit = 5 * base
-            if 10 * base - cell < high_u * (cell - unit):
-                unit = 10 * base
-    ns = np.floor(lo / unit + rounding_eps)
-    nu = np.ceil(up / unit - rounding_eps)
-    while ns * unit > lo + rounding_eps * unit:
-        ns -= 1
-    while nu * unit < up - rounding_eps * unit:
-        nu += 1
-    k = int(0.5 + nu - ns)
-    if k < min_n:
-        k = min_n - k
-        if ns >= 0:
-            nu += k // 2
-            ns -= k // 2 + k % 2
-        else:
-            ns -= k // 2
-            nu += k // 2 + k % 2
-        divisions = min_n
-    else:
-        divisions = k
-    lo = min(lo, ns * unit)
-    up = max(up, nu * unit)
-    points = r_seq(lo, up, divisions + 1)
-    if divisions:
-        delta = (up - lo) / divisions
-        points[np.abs(points) < 1e-14 * delta] = 0.0
-    return points

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._calls import ModelCaller, predict_variants
-from ._columns import Feature, categorical_column_values, numeric_grid_values
-from ._rbase import bin_right_closed
+from .calls import ModelCaller, predict_variants
+from .features import Feature
+from .shifted import categorical_column_values, numeric_grid_values
+from .._rbase import bin_right_closed
 
 __all__ = ["MainEffect", "numeric_main_effect", "categorical_main_effect", "group_means"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._rbase import r_pretty
+from .._rbase import r_pretty
 
 __all__ = ["ALEDisplay", "ResultDisplay"]
 
@@ -182,7 +182,7 @@ class ResultDisplay:
         """Draw into ``ax`` (a new figure when None); returns ``self``."""
         import matplotlib.pyplot as plt
 
-        from ._results import ALEPlotResult
+        from .._results import ALEPlotResult
 
         result = self.result
         if ax is None:

@@ -12,7 +12,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
-__all__ = ["check_frame", "check_int", "resolve_column", "check_bool"]
+__all__ = ["check_frame", "check_int", "resolve_column", "resolve_pair", "check_bool"]
 
 
 def check_frame(X: object, *, param: str, caller: str) -> pd.DataFrame:
@@ -94,3 +94,20 @@ def resolve_column(X: pd.DataFrame, column: object, *, param: str, caller: str) 
         f"The {param!r} parameter of {caller} must be a column name or a 0-based column "
         f"position. Got {column!r} instead."
     )
+
+
+def resolve_pair(X: pd.DataFrame, J: object, *, caller_name: str):
+    """Two distinct column labels from a pair of names or 0-based positions."""
+    items = list(J)
+    if len(items) != 2:
+        raise ValueError(
+            f"The 'J' parameter of {caller_name} must be one column or a pair of columns. "
+            f"Got {len(items)} items ({items!r}) instead."
+        )
+    names = tuple(resolve_column(X, item, param="J", caller=caller_name) for item in items)
+    if names[0] == names[1]:
+        raise ValueError(
+            f"The 'J' parameter of {caller_name} must name two different columns. "
+            f"Got {items!r}, which both name column {names[0]!r}."
+        )
+    return names

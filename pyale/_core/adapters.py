@@ -76,7 +76,7 @@ def adapt_model(model: object, *, response: object | Sequence | None = None) -> 
     Adapter
     """
     if _is_r_object(model):
-        from .r import RModel
+        from ..r import RModel
 
         return adapt_model(RModel(model), response=response)
     if type(model).__name__ == "RModel" and type(model).__module__ == "pyale.r":

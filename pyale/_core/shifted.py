@@ -1,0 +1,191 @@
+"""Shifted copies of the data: new frames with some columns replaced.
+
+Shifted copies (:class:`ShiftedFrames`) are new frames with one or two
+columns replaced, either sharing the untouched columns or, for all-numeric
+frames, one private copy of the rows reused for every shifted version of
+them.  The caller's frame is never changed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from pandas.api import types as ptypes
+
+from .features import Feature
+
+__all__ = [
+    "replace_columns",
+    "ShiftedFrames",
+    "numeric_column_values",
+    "numeric_grid_values",
+    "categorical_column_values",
+]
+
+
+def numeric_column_values(series: pd.Series, values: np.ndarray):
+    """New values for a numeric column, in the column's dtype when that is lossless.
+
+    An integer column keeps its dtype when every new value is a whole number
+    (true for ALEPlot's and iml's data-quantile grids); otherwise it becomes
+    float64, as R turns an integer column into a double one.
+    """
+    dtype = series.dtype
+    if ptypes.is_integer_dtype(dtype) and np.all(np.mod(values, 1.0) == 0.0):
+        if isinstance(dtype, np.dtype):
+            return values.astype(dtype)
+        return pd.array(values.astype(np.int64), dtype=dtype)
+    if isinstance(dtype, np.dtype) and ptypes.is_float_dtype(dtype) and dtype != np.float64:
+        narrowed = values.astype(dtype)
+        if np.array_equal(narrowed, values):
+            return narrowed
+    return values
+
+
+def numeric_grid_values(series: pd.Series, grid: np.ndarray, used: np.ndarray | None = None):
+    """Grid values in the column's dtype, for rows to take with ``.take(index)``.
+
+    ``numeric_column_values(series, grid)[index]`` equals
+    ``numeric_column_values(series, grid[index])`` (same values, same dtype)
+    when ``used`` marks the grid values that ``index`` refers to: only those
+    decide whether an integer or float32 column keeps its dtype, and the
+    check runs over the grid rather than over every row.
+    """
+    grid = np.asarray(grid, dtype=float)
+    if used is not None and used.any() and not used.all():
+        grid = np.where(used, grid, grid[used][0])
+    return numeric_column_values(series, grid)
+
+
+def categorical_column_values(series: pd.Series, feature: Feature, level_index: np.ndarray):
+    """New values for a categorical column given 0-based indices into ``feature.levels``.
+
+    A pandas Categorical keeps its full dtype (all categories, ordered or
+    not), so a model sees the same categories it was fitted with.
+    """
+    labels = np.empty(len(feature.levels), dtype=object)
+    labels[:] = list(feature.levels)
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        category_codes = series.dtype.categories.get_indexer(list(feature.levels))
+        return pd.Categorical.from_codes(category_codes[level_index], dtype=series.dtype)
+    if ptypes.is_object_dtype(series.dtype):
+        return labels[level_index]
+    return pd.array(labels[level_index], dtype=series.dtype)
+
+
+def _is_plain_numeric(frame: pd.DataFrame) -> bool:
+    """Whether every column has a NumPy numeric, boolean or date-time dtype."""
+    return all(isinstance(d, np.dtype) and d.kind in "biufcmM" for d in frame.dtypes)
+
+
+def _rows_of(frame: pd.DataFrame, rows) -> tuple[pd.DataFrame, bool]:
+    """``frame`` restricted to ``rows`` (None, a slice or positions); whether the result owns its data."""
+    if rows is None:
+        return frame, False
+    if isinstance(rows, slice):
+        if rows.start in (None, 0) and (rows.stop is None or rows.stop >= frame.shape[0]):
+            return frame, False
+        return frame.iloc[rows], False
+    return frame.take(rows), True
+
+
+class ShiftedFrames:
+    """New frames holding some rows of ``frame`` with some columns replaced.
+
+    Each call returns a new DataFrame with the given columns replaced and
+    every other column as in ``frame``; ``frame`` is never modified.
+
+    For a frame whose columns all have NumPy numeric dtypes, the rows are
+    copied once into a private frame with the caller's block layout (so a
+    model that turns the frame into an array pays what it pays for
+    ``frame`` itself), and each call writes the replaced columns into it in
+    place (a column passed as the very same array as in the previous call is
+    not written again).  Each call returns a shallow copy of the private
+    frame, so a model that changes its ``newdata`` in place changes only its
+    own copy, and a returned frame that is still referenced when the next
+    one is built stays valid: pandas' copy-on-write then copies instead of
+    overwriting.  Other frames are shallow copies with the
+    replaced columns swapped in, so untouched columns are shared.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The caller's data (unique column labels).
+    rows : None, slice or numpy.ndarray
+        Rows to keep, in this order (``None``: all).
+    """
+
+    def __init__(self, frame: pd.DataFrame, rows=None):
+        self._frame = frame
+        self._rows = rows
+        self._plain = _is_plain_numeric(frame)
+        self._base = None if self._plain else _rows_of(frame, rows)[0]
+        self._private = None
+        self._written: dict = {}
+
+    def __call__(self, new_columns: dict) -> pd.DataFrame:
+        """A frame with the columns in ``new_columns`` (label -> values for the kept rows) replaced."""
+        if not self._plain:
+            out = self._base.copy(deep=False)
+            for name, values in new_columns.items():
+                out.isetitem(out.columns.get_loc(name), _as_column(values, out.index))
+            return out
+        if self._private is None:
+            if not new_columns:
+                return _rows_of(self._frame, self._rows)[0].copy(deep=False)
+            out, owned = _rows_of(self._frame, self._rows)
+            if not owned:
+                out = out.copy(deep=True)
+        else:
+            out = self._private.copy(deep=False)
+            self._private = None  # the previous frame dies here unless someone else holds it
+        for name in [n for n in self._written if n not in new_columns]:
+            self._write(out, name, self._original(name))
+            del self._written[name]
+        for name, values in new_columns.items():
+            if self._written.get(name) is not values:
+                self._write(out, name, values)
+                self._written[name] = values
+        self._private = out
+        # The model gets its own (shallow) frame: whatever it does to it in place
+        # (copy-on-write) never reaches the private frame the next variant is built from.
+        return out.copy(deep=False)
+
+    def _original(self, name) -> np.ndarray:
+        values = self._frame[name].to_numpy()
+        return values if self._rows is None else values[self._rows]
+
+    @staticmethod
+    def _write(out: pd.DataFrame, name, values) -> None:
+        position = out.columns.get_loc(name)
+        if isinstance(values, np.ndarray) and values.dtype == out.dtypes.iloc[position]:
+            out.iloc[:, position] = values
+        else:
+            out.isetitem(position, _as_column(values, out.index))
+
+
+def _as_column(values, index: pd.Index):
+    """Values ready for ``DataFrame.isetitem``: object arrays stay object (no string inference)."""
+    if isinstance(values, np.ndarray) and values.dtype == object:
+        return pd.Series(values, index=index, dtype=object, copy=False)
+    return values
+
+
+def replace_columns(frame: pd.DataFrame, rows: np.ndarray | None, new_columns: dict) -> pd.DataFrame:
+    """A frame with some rows and some columns replaced, leaving ``frame`` untouched.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The caller's data (never modified).
+    rows : numpy.ndarray or None
+        Positions of the rows to keep (``None``: all rows).
+    new_columns : dict
+        Column label -> new values for the kept rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns in the original order and dtypes (see :class:`ShiftedFrames`).
+    """
+    return ShiftedFrames(frame, rows)(new_columns)

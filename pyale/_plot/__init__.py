@@ -1,0 +1,1 @@
+"""Drawing (matplotlib, imported only here): R-shaped pictures and iml's panels."""
