@@ -1,0 +1,58 @@
+"""The in-memory engine: a pandas DataFrame, in one block or in blocks of rows."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pandas as pd
+
+from .base import Engine, add_results
+
+__all__ = ["PandasEngine"]
+
+
+class PandasEngine(Engine):
+    """A pandas DataFrame as an engine.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The data (never modified).
+    max_rows_per_block : int, optional
+        Split the rows into blocks of at most this many rows (one block by
+        default).
+    """
+
+    def __init__(self, frame: pd.DataFrame, *, max_rows_per_block: int | None = None):
+        self.frame = frame
+        self.n_rows = frame.shape[0]
+        self.columns = frame.columns
+        self.dtypes = frame.dtypes
+        self.max_rows_per_block = max_rows_per_block
+
+    @property
+    def in_memory(self) -> bool:
+        return True
+
+    def column(self, name) -> pd.Series:
+        return self.frame[name]
+
+    def blocks(self):
+        """``(block, offset)`` pairs in order."""
+        n, step = self.n_rows, self.max_rows_per_block
+        if step is None or n <= step:
+            yield self.frame, 0
+            return
+        for start in range(0, n, step):
+            yield self.frame.iloc[start : start + step], start
+
+    def map_reduce(
+        self,
+        func: Callable[[pd.DataFrame, int], Any],
+        combine: Callable[[Any, Any], Any] = add_results,
+    ) -> Any:
+        total = None
+        for block, offset in self.blocks():
+            part = func(block, offset)
+            total = part if total is None else combine(total, part)
+        return total
