@@ -1,9 +1,9 @@
-"""First-order ALE: one numeric or one categorical feature.
+"""First-order ALE of one in-memory frame: one numeric or one categorical feature.
 
-One implementation serves every front-end.  The front-end decides the grid
-(edges or level order) and hands over a :class:`~pyale._calls.ModelCaller`;
-these functions shift the feature, call the model, average the local effects
-per interval or level jump, accumulate them and centre the curve.
+Thin entry points for the front-ends that hold a pandas frame and a
+:class:`~pyale._core.features.Feature`: they build the plan (the grid the
+front-end chose) and run the one estimator (:func:`pyale._core.estimate.estimate`)
+on the frame as a single block.
 """
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .calls import ModelCaller, predict_variants
-from .features import Feature
-from .shifted import categorical_column_values, numeric_grid_values
+from .._engines.pandas import PandasEngine
 from .._rbase import bin_right_closed
+from .estimate import Estimate, estimate
+from .features import Feature
+from .local import LevelAxis, NumericAxis, Plan
 
-__all__ = ["MainEffect", "numeric_main_effect", "categorical_main_effect", "group_means"]
+__all__ = ["MainEffect", "numeric_axis", "level_axis", "numeric_main_effect", "categorical_main_effect"]
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,8 @@ class MainEffect:
     level_order : numpy.ndarray or None
         For a categorical feature, indices into the feature's levels in the
         order used.
+    estimate : Estimate or None
+        Everything the estimator computed (spread, replicates).
     """
 
     grid: object
@@ -46,35 +49,29 @@ class MainEffect:
     counts: np.ndarray
     local_effects: np.ndarray
     level_order: np.ndarray | None = None
+    estimate: Estimate | None = None
 
 
-def group_means(
-    groups: np.ndarray, values: np.ndarray, n_groups: int, counts: np.ndarray | None = None
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per-group counts and column means (NaN for a group without rows).
-
-    Sums run over the rows in order (``np.bincount``).  ``counts`` may be
-    given when already known.
-    """
-    if counts is None:
-        counts = np.bincount(groups, minlength=n_groups)
-    sums = np.column_stack(
-        [np.bincount(groups, weights=values[:, j], minlength=n_groups) for j in range(values.shape[1])]
-    )
-    with np.errstate(invalid="ignore", divide="ignore"):
-        means = sums / counts[:, None]
-    return counts, means
+def numeric_axis(frame: pd.DataFrame, feature: Feature, edges: np.ndarray) -> NumericAxis:
+    """The axis of a numeric feature read from ``frame`` (its bins computed once here)."""
+    bins = bin_right_closed(feature.values, edges)
+    k = edges.shape[0] - 1
+    bins[bins >= k] = -1
+    occupied = np.bincount(bins[bins >= 0], minlength=k) > 0
+    return NumericAxis(feature.name, edges, occupied, known=(frame, bins))
 
 
-def _accumulate(local: np.ndarray) -> np.ndarray:
-    return np.vstack([np.zeros((1, local.shape[1])), np.cumsum(local, axis=0)])
+def level_axis(frame: pd.DataFrame, feature: Feature, level_order: np.ndarray) -> LevelAxis:
+    """The axis of a categorical feature read from ``frame``, levels in ``level_order``."""
+    return LevelAxis(feature.name, tuple(feature.levels), np.asarray(level_order, dtype=np.int64),
+                     known=(frame, feature.codes))
 
 
 def numeric_main_effect(
     frame: pd.DataFrame,
     feature: Feature,
     edges: np.ndarray,
-    caller: ModelCaller,
+    caller,
     *,
     empty_intervals: str = "error",
     rows_per_call: int | None = None,
@@ -84,10 +81,8 @@ def numeric_main_effect(
     Each row is moved to the lower and to the upper edge of its interval
     (right-closed, the minimum in the first interval); the mean difference of
     the two predictions per interval is accumulated from 0 and centred by
-    the count-weighted mean of the interval mid-values.
-
-    Every row must lie within ``[edges[0], edges[-1]]``; front-ends drop or
-    reject rows outside.
+    the count-weighted mean of the interval mid-values.  Rows outside the
+    edges are left out.
 
     Parameters
     ----------
@@ -102,40 +97,17 @@ def numeric_main_effect(
         when the caller has one); shifted copies are built per block of
         rows, which caps memory.
     """
-    n_intervals = edges.shape[0] - 1
-    bins = bin_right_closed(feature.values, edges)
-    counts = np.bincount(bins, minlength=n_intervals)
-    column = frame[feature.name]
-    occupied = counts > 0
-    lower_edges = numeric_grid_values(column, edges[:-1], occupied)
-    upper_edges = numeric_grid_values(column, edges[1:], occupied)
-    purpose = f"ALE of {feature.name!r}"
-    y_lower, y_upper = predict_variants(caller, frame, [
-        (purpose + " (rows at the lower interval edge)", lambda part: {feature.name: lower_edges.take(bins[part])}),
-        (purpose + " (rows at the upper interval edge)", lambda part: {feature.name: upper_edges.take(bins[part])}),
-    ], rows_per_call=rows_per_call)
-    differences = np.subtract(y_upper, y_lower, out=y_upper)
-    counts, local = group_means(bins, differences, n_intervals, counts)
-    empty = counts == 0
-    if empty.any():
-        if empty_intervals != "zero":
-            k = int(np.flatnonzero(empty)[0])
-            raise ValueError(
-                f"Interval ({float(edges[k])!r}, {float(edges[k + 1])!r}] of column "
-                f"{feature.name!r} holds no row; ALE needs at least one row per interval."
-            )
-        local = np.where(empty[:, None], 0.0, local)
-    curve = _accumulate(local)
-    mids = (curve[:-1] + curve[1:]) / 2
-    centre = (mids * counts[:, None]).sum(axis=0) / counts.sum()
-    return MainEffect(grid=edges, effects=curve - centre, counts=counts, local_effects=local)
+    plan = Plan((numeric_axis(frame, feature, edges),), empty_intervals=empty_intervals)
+    (result,) = estimate(PandasEngine(frame), [plan], caller, rows_per_call=rows_per_call)
+    return MainEffect(grid=edges, effects=result.effects, counts=result.counts,
+                      local_effects=result.local_effects, estimate=result)
 
 
 def categorical_main_effect(
     frame: pd.DataFrame,
     feature: Feature,
     level_order: np.ndarray,
-    caller: ModelCaller,
+    caller,
     *,
     rows_per_call: int | None = None,
 ) -> MainEffect:
@@ -153,41 +125,8 @@ def categorical_main_effect(
     rows_per_call : int, optional
         As for :func:`numeric_main_effect`.
     """
-    n_levels = len(feature.levels)
-    rank_of_level = np.empty(n_levels, dtype=np.int64)
-    rank_of_level[level_order] = np.arange(n_levels)
-    rank = rank_of_level[feature.codes]
-    column = frame[feature.name]
-    purpose = f"ALE of {feature.name!r}"
-
-    up_rows = np.flatnonzero(rank < n_levels - 1)
-    down_rows = np.flatnonzero(rank > 0)
-
-    def moved(rows, step):
-        return lambda part: {
-            feature.name: categorical_column_values(column, feature, level_order[rank[rows[part]] + step])
-        }
-
-    (y_all,) = predict_variants(
-        caller, frame, [(purpose + " (rows as observed)", lambda part: {})], rows_per_call=rows_per_call
-    )
-    (y_up,) = predict_variants(
-        caller, frame, [(purpose + " (rows moved one level up)", moved(up_rows, 1))],
-        rows=up_rows, rows_per_call=rows_per_call,
-    )
-    (y_down,) = predict_variants(
-        caller, frame, [(purpose + " (rows moved one level down)", moved(down_rows, -1))],
-        rows=down_rows, rows_per_call=rows_per_call,
-    )
-
-    jumps = np.concatenate([rank[up_rows], rank[down_rows] - 1])
-    differences = np.vstack([y_up - y_all[up_rows], y_all[down_rows] - y_down])
-    _, local = group_means(jumps, differences, n_levels - 1)
-    curve = _accumulate(local)
-    counts = np.bincount(rank, minlength=n_levels)
-    shares = counts / counts.sum()
-    centred = curve - (curve * shares[:, None]).sum(axis=0)
+    plan = Plan((level_axis(frame, feature, level_order),))
+    (result,) = estimate(PandasEngine(frame), [plan], caller, rows_per_call=rows_per_call)
     labels = tuple(feature.levels[i] for i in level_order)
-    return MainEffect(
-        grid=labels, effects=centred, counts=counts, local_effects=local, level_order=level_order
-    )
+    return MainEffect(grid=labels, effects=result.effects, counts=result.counts,
+                      local_effects=result.local_effects, level_order=level_order, estimate=result)

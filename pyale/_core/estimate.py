@@ -1,0 +1,226 @@
+"""One ALE estimate: grid -> map over row blocks -> reduce.
+
+:func:`estimate` runs the map stage (:mod:`pyale._core.local`) on every
+block of an engine, turns each block's entries into group sums
+(:mod:`pyale._core.sums`: weighted, with bootstrap replicates), adds the
+blocks up and finishes each effect (:mod:`pyale._core.accumulate`).  Every
+front-end (ALEPlot, iml, ``ale()``) and every engine (pandas, Dask, Spark)
+goes through here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from . import accumulate
+from .bootstrap import CHUNK, BootstrapDraws
+from .local import LevelAxis, Plan, block_entries
+from .sums import GroupSums, group_sums, replicate_sums
+
+__all__ = ["Estimate", "estimate", "finish"]
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """The numbers behind one effect.
+
+    Attributes
+    ----------
+    plan : Plan
+        The axes and options.
+    effects : numpy.ndarray
+        Centred effect at every grid node: ``(K + 1, m)`` numeric, ``(L, m)``
+        categorical (levels in the order used), ``(K1 + 1, K2 + 1, m)`` or
+        ``(L, K2 + 1, m)`` for pairs.
+    counts : numpy.ndarray
+        The weights used for centring: rows per interval, level (in the
+        order used) or cell; sums of ``sample_weight`` when given.
+    local_effects : numpy.ndarray
+        Mean local effect per interval, level jump or cell (pairs: after
+        filling empty cells).
+    local_sd : numpy.ndarray
+        Weighted standard deviation (``sqrt(sum w (d - mean)^2 / sum w)``)
+        of the individual local differences per interval, jump or cell (NaN
+        where empty).
+    empty_cells : numpy.ndarray or None
+        Pairs: the cells without rows, filled from the nearest non-empty cell.
+    replicates : numpy.ndarray or None
+        ``(B,) + effects.shape``: the effect in each bootstrap replicate.
+    replicate_counts : numpy.ndarray or None
+        ``(B,) + counts.shape``.
+    """
+
+    plan: Plan
+    effects: np.ndarray
+    counts: np.ndarray
+    local_effects: np.ndarray
+    local_sd: np.ndarray
+    empty_cells: np.ndarray | None = None
+    replicates: np.ndarray | None = None
+    replicate_counts: np.ndarray | None = None
+
+    @property
+    def heterogeneity(self) -> np.ndarray:
+        """``local_sd`` placed at grid nodes (the shape of ``effects``).
+
+        The value at a node is the spread of the individual local differences
+        across the interval (level jump, cell) that ends at that node; NaN at
+        the first node of each axis, where no interval ends.
+        """
+        out = np.full(self.effects.shape, np.nan)
+        if self.local_sd.ndim == 2:
+            out[1:] = self.local_sd
+        else:
+            out[1:, 1:] = self.local_sd
+        return out
+
+
+def _block_counts(draws: BootstrapDraws, offset: int, n: int, chunk_weights: Callable | None):
+    """``(start, stop, replicates, counts)`` pieces for the block rows ``offset .. offset + n - 1``."""
+    if n == 0:
+        return
+    for chunk in range(offset // CHUNK, (offset + n - 1) // CHUNK + 1):
+        lo = chunk * CHUNK
+        size = min(CHUNK, draws.n_rows - lo)
+        a, b = max(lo, offset), min(lo + size, offset + n)
+        weights = None if chunk_weights is None else chunk_weights(chunk)
+        for replicates, counts in draws.chunk_counts(chunk, weights):
+            yield a - offset, b - offset, replicates, counts[a - lo : b - lo]
+
+
+def block_sums(
+    plans: list[Plan],
+    caller,
+    *,
+    weights: Callable | None = None,
+    draws: BootstrapDraws | None = None,
+    chunk_weights: Callable | None = None,
+    rows_per_call: int | None = None,
+) -> Callable:
+    """The map function: ``func(block, offset) -> [ {set name: GroupSums} per plan ]``.
+
+    ``weights(block, offset)`` gives the block's row weights (None: all 1);
+    ``chunk_weights(chunk)`` the weights of a whole bootstrap chunk
+    (weighted resampling).
+    """
+
+    def func(block, offset):
+        w = None if weights is None else np.asarray(weights(block, offset), dtype=float)
+        per_plan = [block_entries(plan, block, caller, rows_per_call=rows_per_call) for plan in plans]
+        out = []
+        for entries in per_plan:
+            out.append({
+                name: group_sums(e.groups, e.n_groups, e.values, None if w is None else w[e.rows])
+                for name, e in entries.items()
+            })
+        if draws is not None:
+            flat = [(i, name, e) for i, entries in enumerate(per_plan) for name, e in entries.items()]
+            pieces = _block_counts(draws, offset, block.shape[0], chunk_weights)
+            sums = replicate_sums([e for _, _, e in flat], pieces, draws.n_replicates)
+            for (i, name, _), (rep_weight, rep_total) in zip(flat, sums):
+                out[i][name].replicate_weight = rep_weight
+                out[i][name].replicate_total = rep_total
+        return out
+
+    return func
+
+
+def estimate(
+    engine,
+    plans: list[Plan],
+    caller,
+    *,
+    weights: Callable | None = None,
+    draws: BootstrapDraws | None = None,
+    chunk_weights: Callable | None = None,
+    rows_per_call: int | None = None,
+) -> list[Estimate]:
+    """Estimate every plan in one pass over the engine's blocks."""
+    func = block_sums(plans, caller, weights=weights, draws=draws, chunk_weights=chunk_weights,
+                      rows_per_call=rows_per_call)
+    totals = engine.map_reduce(func)
+    return [finish(plan, sums) for plan, sums in zip(plans, totals)]
+
+
+def _empty_interval_error(plan: Plan, k: int) -> ValueError:
+    axis = plan.axes[0]
+    return ValueError(
+        f"Interval ({float(axis.edges[k])!r}, {float(axis.edges[k + 1])!r}] of column {axis.name!r} "
+        "holds no row; ALE needs at least one row per interval."
+    )
+
+
+def _sd(sums: GroupSums) -> np.ndarray:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        w = sums.weight[:, None]
+        return np.where(w > 0, np.sqrt(np.maximum(sums.spread, 0.0) / np.where(w > 0, w, 1.0)), np.nan)
+
+
+def _replicate_local(sums: GroupSums) -> np.ndarray | None:
+    if sums.replicate_total is None:
+        return None
+    local = accumulate.local_means(sums.replicate_total, sums.replicate_weight)
+    return np.where(np.isnan(local), 0.0, local)  # no drawn row: the interval contributes 0
+
+
+def finish(plan: Plan, sums: dict) -> Estimate:
+    """Turn the summed blocks of one plan into its centred effect (and replicates)."""
+    local_sums = sums["local"]
+    kind = plan.kind
+    local = accumulate.local_means(local_sums.total, local_sums.weight)
+    sd = _sd(local_sums)
+    replicates = replicate_counts = None
+    if kind in ("numeric", "categorical"):
+        empty = local_sums.weight == 0
+        if empty.any():
+            if kind == "numeric" and plan.empty_intervals == "error":
+                raise _empty_interval_error(plan, int(np.flatnonzero(empty)[0]))
+            local = np.where(empty[:, None], 0.0, local)
+        curve = accumulate.main_curve(local)
+        centre_sums = local_sums if kind == "numeric" else sums["centre"]
+        centre = accumulate.numeric_centre if kind == "numeric" else accumulate.level_centre
+        effects = centre(curve, centre_sums.weight)
+        rep_local = _replicate_local(local_sums)
+        if rep_local is not None:
+            replicate_counts = centre_sums.replicate_weight
+            replicates = centre(accumulate.main_curve(rep_local), replicate_counts)
+        return Estimate(plan, effects, _counts(centre_sums), local, sd, None, replicates, replicate_counts)
+
+    first, second = plan.axes
+    row_major = plan.imputation == "iml"
+    coord2 = accumulate.mid_scaled(second.edges, plan.imputation)
+    if isinstance(first, LevelAxis):
+        shape = (first.n_levels - 1, second.n_intervals)
+        coord1 = np.arange(1, first.n_levels) / (first.n_levels - 1)
+        centre_sums = sums["centre"]
+        centre_shape = (first.n_levels, second.n_intervals)
+        surface = accumulate.categorical_pair_surface
+    else:
+        shape = (first.n_intervals, second.n_intervals)
+        coord1 = accumulate.mid_scaled(first.edges, plan.imputation)
+        centre_sums = local_sums
+        centre_shape = shape
+        surface = accumulate.pair_surface
+    m = local.shape[-1]
+    means = local.reshape(shape + (m,))
+    empty = (local_sums.weight == 0).reshape(shape)
+    filled = accumulate.fill(means, (coord1, coord2), row_major)
+    effects = surface(filled, centre_sums.weight.reshape(centre_shape))
+    if local_sums.replicate_total is not None:
+        B = local_sums.replicate_total.shape[0]
+        rep_means = accumulate.local_means(local_sums.replicate_total, local_sums.replicate_weight)
+        rep_filled = accumulate.fill(rep_means.reshape((B,) + shape + (m,)), (coord1, coord2), row_major)
+        replicate_counts = centre_sums.replicate_weight.reshape((B,) + centre_shape)
+        replicates = surface(rep_filled, replicate_counts)
+    counts = _counts(centre_sums).reshape(centre_shape)
+    return Estimate(plan, effects, counts, filled, sd.reshape(shape + (m,)), empty, replicates, replicate_counts)
+
+
+def _counts(sums: GroupSums) -> np.ndarray:
+    """Rows per group (integers) without weights, the weight sums otherwise."""
+    if np.array_equal(sums.weight, sums.rows):
+        return sums.rows.astype(np.int64)
+    return sums.weight

@@ -1,0 +1,162 @@
+"""ALE statistics (Okoli 2023): how big an effect is, as numbers.
+
+ALED
+    ALE deviation: the count-weighted mean of ``|effect|``, the average
+    distance of the effect from zero (the centred effect's level), in units
+    of the prediction.
+ALER
+    ALE range: ``(min, max)`` of the effect.
+NALED, NALER
+    The same after mapping each value through the normaliser ``N`` of the
+    response's distribution, so an effect reads as percentiles of the
+    response around its median: with ``c = y - median(y)``, ``N(v) = 0`` when
+    ``v`` lies between the largest negative and the smallest positive ``c``;
+    otherwise ``-100 * ecdf(-c[c <= 0])(-v) / 2`` for ``v < 0`` and
+    ``100 * ecdf(c[c >= 0])(v) / 2`` for ``v > 0`` (-50 to 50).
+
+Definitions as R's ``ale`` 0.5.0 implements them (``R/stats.R``:
+``calc_stats``, ``calc_stats_2D``, ``create_ale_y_norm_function``).  They
+act on centred effects and on the counts used for centring:
+
+* numeric axis: the value of an interval is the mid-value
+  ``(f[k-1] + f[k]) / 2`` of its two edges, weighted by the interval's
+  count;
+* categorical axis: the value at each level with the level's count;
+* pairs: mid-values along each numeric axis (a numeric x numeric cell takes
+  the mean of its four corners: the mid-value along one axis of the
+  mid-values along the other), counts per cell.
+
+All functions are vectorised over leading axes (bootstrap replicates).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["STATISTICS", "Normaliser", "ale_statistics", "interval_values"]
+
+#: Row labels of a statistics table, in order.
+STATISTICS = ("aled", "aler_min", "aler_max", "naled", "naler_min", "naler_max")
+
+
+@dataclass(frozen=True)
+class Normaliser:
+    """``N(v)``: an effect value as half-percentiles of the response around its median.
+
+    Built from the response ``y`` (R's ``create_ale_y_norm_function``); see
+    the module docstring for the formula.
+    """
+
+    lower: np.ndarray  # sorted -c[c <= 0]
+    lower_cum: np.ndarray  # cumulative weights of ``lower``, normalised to end at 1
+    upper: np.ndarray  # sorted c[c >= 0]
+    upper_cum: np.ndarray
+    below: float  # largest negative c (0 when none)
+    above: float  # smallest positive c (0 when none)
+
+    @classmethod
+    def from_response(cls, y: np.ndarray, weights: np.ndarray | None = None) -> "Normaliser":
+        """The normaliser of the response ``y`` (with frequency ``weights``: as if each
+        value were repeated that many times; zero weights drop values)."""
+        y = np.asarray(y, dtype=float).ravel()
+        w = np.ones(y.shape[0]) if weights is None else np.asarray(weights, dtype=float).ravel()
+        keep = w > 0
+        y, w = y[keep], w[keep]
+        order = np.argsort(y, kind="stable")
+        y, w = y[order], w[order]
+        cum = np.cumsum(w)
+        half = cum[-1] / 2
+        # Weighted median: the mean of the lower and upper medians (for integer
+        # weights, R's median of the repeated sample).
+        median = (y[np.searchsorted(cum, half, side="left")] + y[np.searchsorted(cum, half, side="right")]) / 2
+        if weights is None:
+            median = np.median(y)
+        centred = y - median
+        lows, highs = centred <= 0, centred >= 0
+        lower, lower_w = -centred[lows][::-1], w[lows][::-1]
+        upper, upper_w = centred[highs], w[highs]
+        negative, positive = centred[centred < 0], centred[centred > 0]
+        return cls(
+            lower=lower,
+            lower_cum=np.cumsum(lower_w) / lower_w.sum() if lower.size else lower,
+            upper=upper,
+            upper_cum=np.cumsum(upper_w) / upper_w.sum() if upper.size else upper,
+            below=float(negative.max()) if negative.size else 0.0,
+            above=float(positive.min()) if positive.size else 0.0,
+        )
+
+    def __call__(self, values: np.ndarray) -> np.ndarray:
+        v = np.asarray(values, dtype=float)
+        out = np.zeros(v.shape)
+        low = v < 0
+        high = v > 0
+        if self.lower.size:
+            out[low] = -_ecdf(self.lower, self.lower_cum, -v[low]) / 2
+        if self.upper.size:
+            out[high] = _ecdf(self.upper, self.upper_cum, v[high]) / 2
+        out[(v >= self.below) & (v <= self.above)] = 0.0
+        return out * 100
+
+
+def _ecdf(sorted_sample: np.ndarray, cumulative: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Weighted ECDF at ``points`` (R's ``ecdf`` for unit weights: ``#(x <= t) / n``)."""
+    position = np.searchsorted(sorted_sample, points, side="right")
+    return np.where(position > 0, cumulative[np.maximum(position - 1, 0)], 0.0)
+
+
+def interval_values(effects: np.ndarray, numeric: tuple[bool, ...]) -> np.ndarray:
+    """Mid-values along every numeric axis of an effect array.
+
+    ``effects`` has the grid axes right after any leading replicate axes and
+    one trailing output axis: ``(..., n1[, n2], n_outputs)``.  A numeric axis
+    of ``K + 1`` edges becomes ``K`` interval mid-values.
+    """
+    out = effects
+    n_grid = len(numeric)
+    for axis, is_numeric in enumerate(numeric):
+        if not is_numeric:
+            continue
+        position = out.ndim - 1 - n_grid + axis
+        lower = np.take(out, np.arange(out.shape[position] - 1), axis=position)
+        upper = np.take(out, np.arange(1, out.shape[position]), axis=position)
+        out = (lower + upper) / 2
+    return out
+
+
+def ale_statistics(
+    effects: np.ndarray, counts: np.ndarray, numeric: tuple[bool, ...], normaliser: Normaliser
+) -> np.ndarray:
+    """ALED, ALER, NALED and NALER of centred effects.
+
+    Parameters
+    ----------
+    effects : numpy.ndarray
+        ``(..., *grid_shape, n_outputs)`` centred effects (leading axes, e.g.
+        bootstrap replicates, are kept).
+    counts : numpy.ndarray
+        Counts (or weights) per interval, level or cell: the grid shape with
+        numeric axes one shorter, optionally with the same leading axes.
+    numeric : tuple of bool
+        Whether each grid axis is numeric (edges) or categorical (levels).
+    normaliser : Normaliser
+        Built from the response.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(..., 6, n_outputs)``: the rows of :data:`STATISTICS`.
+    """
+    n_grid = len(numeric)
+    effects = np.asarray(effects, dtype=float)
+    values = interval_values(effects, numeric)
+    counts = np.asarray(counts, dtype=float)
+    weights = counts.reshape(counts.shape + (1,))
+    grid_axes = tuple(range(values.ndim - 1 - n_grid, values.ndim - 1))
+    total = weights.sum(axis=grid_axes)
+    aled = (np.abs(values) * weights).sum(axis=grid_axes) / total
+    naled = (np.abs(normaliser(values)) * weights).sum(axis=grid_axes) / total
+    effect_axes = tuple(range(effects.ndim - 1 - n_grid, effects.ndim - 1))
+    low, high = effects.min(axis=effect_axes), effects.max(axis=effect_axes)
+    return np.stack([aled, low, high, naled, normaliser(low), normaliser(high)], axis=-2)

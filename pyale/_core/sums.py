@@ -1,0 +1,167 @@
+"""Per-group sums of local differences: what a block of rows contributes to an effect.
+
+The map stage reduces every block of rows to a :class:`GroupSums` per group
+set (intervals, level jumps, cells, or the groups used for centring); blocks
+are combined with ``+``, so an engine only ever moves these small arrays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse
+
+__all__ = ["GroupSums", "group_sums"]
+
+
+@dataclass
+class GroupSums:
+    """Weighted sums of values per group, and the same per bootstrap replicate.
+
+    Attributes
+    ----------
+    rows : numpy.ndarray
+        ``(G,)`` int64: rows per group.
+    weight : numpy.ndarray
+        ``(G,)``: sum of the row weights per group (``rows`` without weights).
+    total : numpy.ndarray or None
+        ``(G, m)``: weighted sum of the values (None for weight-only groups).
+    spread : numpy.ndarray or None
+        ``(G, m)``: weighted sum of squared deviations from the group's
+        weighted mean (combined across blocks with Chan et al.'s update).
+    replicate_weight : numpy.ndarray or None
+        ``(B, G)``: per replicate, the number of draws per group.
+    replicate_total : numpy.ndarray or None
+        ``(B, G, m)``: per replicate, the sum of the drawn rows' values.
+    """
+
+    rows: np.ndarray
+    weight: np.ndarray
+    total: np.ndarray | None = None
+    spread: np.ndarray | None = None
+    replicate_weight: np.ndarray | None = None
+    replicate_total: np.ndarray | None = None
+
+    def __add__(self, other: "GroupSums") -> "GroupSums":
+        if other is None:
+            return self
+        spread = None
+        if self.total is not None:
+            w1, w2 = self.weight[:, None], other.weight[:, None]
+            both = w1 + w2
+            with np.errstate(invalid="ignore", divide="ignore"):
+                delta = other.total / np.where(w2 > 0, w2, 1) - self.total / np.where(w1 > 0, w1, 1)
+                extra = np.where((w1 > 0) & (w2 > 0), delta * delta * w1 * w2 / np.where(both > 0, both, 1), 0.0)
+            spread = self.spread + other.spread + extra
+        return GroupSums(
+            rows=self.rows + other.rows,
+            weight=self.weight + other.weight,
+            total=None if self.total is None else self.total + other.total,
+            spread=spread,
+            replicate_weight=_add(self.replicate_weight, other.replicate_weight),
+            replicate_total=_add(self.replicate_total, other.replicate_total),
+        )
+
+    __radd__ = __add__
+
+
+def _add(a, b):
+    return None if a is None else a + b
+
+
+def group_sums(
+    groups: np.ndarray,
+    n_groups: int,
+    values: np.ndarray | None = None,
+    weights: np.ndarray | None = None,
+) -> GroupSums:
+    """Sums of one block's rows per group (without replicates: see :func:`replicate_sums`).
+
+    Parameters
+    ----------
+    groups : numpy.ndarray
+        Group of each row (0-based; rows with a negative group are left out).
+    n_groups : int
+        Number of groups ``G``.
+    values : numpy.ndarray, optional
+        ``(n, m)`` values per row (local differences); omitted for groups
+        that only count rows (centring).
+    weights : numpy.ndarray, optional
+        Row weights (all 1 by default).
+    """
+    groups = np.asarray(groups, dtype=np.intp)
+    keep = groups >= 0
+    if not keep.all():
+        groups = np.where(keep, groups, n_groups)  # an extra group, cut off below
+    size = n_groups + 1
+    rows = np.bincount(groups, minlength=size)[:n_groups]
+    if weights is None:
+        weight = rows.astype(float)
+        w = None
+    else:
+        w = np.where(keep, np.asarray(weights, dtype=float), 0.0)
+        weight = np.bincount(groups, weights=w, minlength=size)[:n_groups]
+    total = spread = None
+    if values is not None:
+        values = np.asarray(values, dtype=float)
+        m = values.shape[1]
+        total = np.empty((n_groups, m))
+        spread = np.empty((n_groups, m))
+        safe = np.where(weight > 0, weight, 1.0)
+        for j in range(m):
+            column = values[:, j] if w is None else values[:, j] * w
+            sums = np.bincount(groups, weights=column, minlength=size)[:n_groups]
+            total[:, j] = sums
+            mean = np.append(np.where(weight > 0, sums / safe, 0.0), 0.0)
+            deviation = values[:, j] - mean[groups]
+            square = deviation * deviation if w is None else deviation * deviation * w
+            spread[:, j] = np.bincount(groups, weights=square, minlength=size)[:n_groups]
+    return GroupSums(rows, weight, total, spread)
+
+
+def replicate_sums(sets: list, counts_pieces, n_replicates: int) -> list[tuple]:
+    """Per replicate, the draws and the drawn values' sums per group, for several group sets at once.
+
+    Parameters
+    ----------
+    sets : list of Entries-like (groups, rows, n_groups, values)
+        Entries of one block: group, block row and value (or None) of each
+        entry (see :class:`~pyale._core.local.Entries`).
+    counts_pieces : iterable
+        ``(start, stop, replicates, counts)``: ``counts`` is a
+        ``(stop - start, len(replicates))`` array of how often each of the
+        block rows ``start .. stop - 1`` is drawn in those replicates (see
+        :meth:`~pyale._core.bootstrap.BootstrapDraws.chunk_counts`).  It is
+        consumed once: every group set is updated from the same counts.
+    n_replicates : int
+        ``B``.
+
+    Returns
+    -------
+    list of (replicate_weight, replicate_total)
+        ``(B, G)`` and ``(B, G, m)`` (None for sets without values).
+    """
+    matrices = []
+    out = []
+    for entries in sets:
+        groups, rows, n_groups, values = entries.groups, entries.rows, entries.n_groups, entries.values
+        n = int(rows.max()) + 1 if rows.shape[0] else 0
+        shape = (n_groups, n)
+        # Columns are block rows: a row entering twice (a level jump up and down) sums its entries.
+        indicator = scipy.sparse.csc_matrix((np.ones(rows.shape[0]), (groups, rows)), shape=shape)
+        valued = [scipy.sparse.csc_matrix((values[:, j], (groups, rows)), shape=shape)
+                  for j in range(values.shape[1])] if values is not None else []
+        matrices.append((n, indicator, valued))
+        out.append((np.zeros((n_replicates, n_groups)),
+                    None if values is None else np.zeros((n_replicates, n_groups, values.shape[1]))))
+    for start, stop, replicates, counts in counts_pieces:
+        for (n, indicator, valued), (weight, total) in zip(matrices, out):
+            if start >= n:
+                continue
+            end = min(stop, n)
+            piece = counts[: end - start]
+            weight[replicates] += (indicator[:, start:end] @ piece).T
+            for j, matrix in enumerate(valued):
+                total[replicates, :, j] += (matrix[:, start:end] @ piece).T
+    return out
