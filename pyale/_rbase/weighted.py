@@ -1,0 +1,83 @@
+"""R's quantile and ECDF rules extended to frequency weights.
+
+Each function equals its unweighted R counterpart applied to the sample in
+which every value is repeated as often as its (integer) weight says; zero
+weights drop values.  General non-negative weights extend the same formulas
+through cumulative weights: the ``j``-th order statistic of the weighted
+sample is the smallest value whose cumulative weight reaches ``j``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "weighted_sample",
+    "weighted_type1_positions",
+    "weighted_order_statistics",
+    "weighted_quantile_type7",
+    "weighted_ecdf_at",
+]
+
+
+def weighted_sample(x: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Values with positive weight sorted ascending (stable), and their cumulative weights."""
+    x = np.asarray(x, dtype=float)
+    w = np.asarray(weights, dtype=float)
+    keep = w > 0
+    x, w = x[keep], w[keep]
+    order = np.argsort(x, kind="stable")
+    return x[order], np.cumsum(w[order])
+
+
+def _positions(cumulative: np.ndarray, targets: np.ndarray) -> np.ndarray:
+    """0-based positions of the smallest values whose cumulative weight reaches each target."""
+    positions = np.searchsorted(cumulative, targets, side="left")
+    return np.clip(positions, 0, cumulative.shape[0] - 1)
+
+
+def weighted_type1_positions(cumulative: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    """Positions in the sorted positive-weight values of R's type-1 quantiles.
+
+    R's rule on ``n`` values: ``j = floor(n * p)``; the answer is the ``j``-th
+    order statistic when ``n * p == j`` and the ``(j + 1)``-th otherwise (the
+    0-th is the 1st).  With total weight ``N`` the same rule reads: the
+    smallest value whose cumulative weight reaches ``N * p`` (the first value
+    for ``p = 0``).  For integer weights this is the repeated sample's answer,
+    the product ``N * p`` being the same double.
+    """
+    total = cumulative[-1]
+    probs = np.clip(np.asarray(probs, dtype=float), 0.0, 1.0)
+    return _positions(cumulative, total * probs)
+
+
+def weighted_order_statistics(sorted_values: np.ndarray, cumulative: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    """The ``rank``-th smallest values (1-based, possibly fractional ranks rounded up) of the weighted sample."""
+    return sorted_values[_positions(cumulative, np.asarray(ranks, dtype=float))]
+
+
+def weighted_quantile_type7(sorted_values: np.ndarray, cumulative: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    """R's type-7 quantiles of the weighted sample (see :func:`pyale._rbase.quantile_type7`).
+
+    ``index = 1 + (N - 1) * p`` with ``N`` the total weight; the order
+    statistics at ``floor(index)`` and ``ceil(index)`` are interpolated with
+    R's arithmetic.
+    """
+    total = cumulative[-1]
+    probs = np.clip(np.asarray(probs, dtype=float), 0.0, 1.0)
+    index = 1.0 + max(total - 1.0, 0.0) * probs
+    lo = np.floor(index)
+    hi = np.ceil(index)
+    qs = weighted_order_statistics(sorted_values, cumulative, lo).copy()
+    upper = weighted_order_statistics(sorted_values, cumulative, hi)
+    interpolate = (index > lo) & (upper != qs)
+    h = (index - lo)[interpolate]
+    qs[interpolate] = (1.0 - h) * qs[interpolate] + h * upper[interpolate]
+    return qs
+
+
+def weighted_ecdf_at(sorted_values: np.ndarray, cumulative: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Weighted ECDF at ``points``: the weight of values ``<= t`` over the total weight."""
+    position = np.searchsorted(sorted_values, np.asarray(points, dtype=float), side="right")
+    below = np.where(position > 0, cumulative[np.maximum(position - 1, 0)], 0.0)
+    return below / cumulative[-1]
