@@ -47,11 +47,11 @@ def _plans(frame):
     x1 = _numeric_axis(frame, "x1", 6)
     x2 = _numeric_axis(frame, "x2", 5)
     return [
-        Plan((x1,)),
-        Plan((levels,)),
-        Plan((x1, x2)),
-        Plan((levels, x2)),
-        Plan((x2, x1), imputation="iml"),
+        Plan((x1,), spread=True),
+        Plan((levels,), spread=True),
+        Plan((x1, x2), spread=True),
+        Plan((levels, x2), spread=True),
+        Plan((x2, x1), imputation="iml", spread=True),
     ]
 
 

@@ -44,7 +44,7 @@ class Estimate:
     local_sd : numpy.ndarray
         Weighted standard deviation (``sqrt(sum w (d - mean)^2 / sum w)``)
         of the individual local differences per interval, jump or cell (NaN
-        where empty).
+        where empty); None unless the plan asked for it (``spread``).
     empty_cells : numpy.ndarray or None
         Pairs: the cells without rows, filled from the nearest non-empty cell.
     replicates : numpy.ndarray or None
@@ -57,7 +57,7 @@ class Estimate:
     effects: np.ndarray
     counts: np.ndarray
     local_effects: np.ndarray
-    local_sd: np.ndarray
+    local_sd: np.ndarray | None
     empty_cells: np.ndarray | None = None
     replicates: np.ndarray | None = None
     replicate_counts: np.ndarray | None = None
@@ -71,6 +71,8 @@ class Estimate:
         the first node of each axis, where no interval ends.
         """
         out = np.full(self.effects.shape, np.nan)
+        if self.local_sd is None:
+            return None
         if self.local_sd.ndim == 2:
             out[1:] = self.local_sd
         else:
@@ -111,9 +113,10 @@ def block_sums(
         w = None if weights is None else np.asarray(weights(block, offset), dtype=float)
         per_plan = [block_entries(plan, block, caller, rows_per_call=rows_per_call) for plan in plans]
         out = []
-        for entries in per_plan:
+        for plan, entries in zip(plans, per_plan):
             out.append({
-                name: group_sums(e.groups, e.n_groups, e.values, None if w is None else w[e.rows])
+                name: group_sums(e.groups, e.n_groups, e.values, None if w is None else w[e.rows],
+                                 spread=plan.spread)
                 for name, e in entries.items()
             })
         if draws is not None:
@@ -153,7 +156,9 @@ def _empty_interval_error(plan: Plan, k: int) -> ValueError:
     )
 
 
-def _sd(sums: GroupSums) -> np.ndarray:
+def _sd(sums: GroupSums) -> np.ndarray | None:
+    if sums.spread is None or sums.total is None:
+        return None
     with np.errstate(invalid="ignore", divide="ignore"):
         w = sums.weight[:, None]
         return np.where(w > 0, np.sqrt(np.maximum(sums.spread, 0.0) / np.where(w > 0, w, 1.0)), np.nan)
@@ -216,7 +221,8 @@ def finish(plan: Plan, sums: dict) -> Estimate:
         replicate_counts = centre_sums.replicate_weight.reshape((B,) + centre_shape)
         replicates = surface(rep_filled, replicate_counts)
     counts = _counts(centre_sums).reshape(centre_shape)
-    return Estimate(plan, effects, counts, filled, sd.reshape(shape + (m,)), empty, replicates, replicate_counts)
+    sd = None if sd is None else sd.reshape(shape + (m,))
+    return Estimate(plan, effects, counts, filled, sd, empty, replicates, replicate_counts)
 
 
 def _counts(sums: GroupSums) -> np.ndarray:

@@ -120,11 +120,15 @@ class Plan:
         :mod:`pyale._core.accumulate`).
     imputation : {"aleplot", "iml"}
         Pairs: the layout of the nearest-non-empty-cell search.
+    spread : bool
+        Also compute the spread of the individual local differences per
+        group (heterogeneity).
     """
 
     axes: tuple
     empty_intervals: str = "error"
     imputation: str = "aleplot"
+    spread: bool = False
 
     @property
     def kind(self) -> str:

@@ -56,8 +56,10 @@ def numeric_axis(frame: pd.DataFrame, feature: Feature, edges: np.ndarray) -> Nu
     """The axis of a numeric feature read from ``frame`` (its bins computed once here)."""
     bins = bin_right_closed(feature.values, edges)
     k = edges.shape[0] - 1
-    bins[bins >= k] = -1
-    occupied = np.bincount(bins[bins >= 0], minlength=k) > 0
+    counts = np.bincount(bins + 1, minlength=k + 2)  # -1 (below) and k (above) included
+    if counts[0] or counts[k + 1]:
+        bins[(bins < 0) | (bins >= k)] = -1
+    occupied = counts[1 : k + 1] > 0
     return NumericAxis(feature.name, edges, occupied, known=(frame, bins))
 
 

@@ -47,7 +47,7 @@ class GroupSums:
         if other is None:
             return self
         spread = None
-        if self.total is not None:
+        if self.spread is not None:
             w1, w2 = self.weight[:, None], other.weight[:, None]
             both = w1 + w2
             with np.errstate(invalid="ignore", divide="ignore"):
@@ -75,6 +75,8 @@ def group_sums(
     n_groups: int,
     values: np.ndarray | None = None,
     weights: np.ndarray | None = None,
+    *,
+    spread: bool = False,
 ) -> GroupSums:
     """Sums of one block's rows per group (without replicates: see :func:`replicate_sums`).
 
@@ -89,35 +91,45 @@ def group_sums(
         that only count rows (centring).
     weights : numpy.ndarray, optional
         Row weights (all 1 by default).
+    spread : bool, default False
+        Also sum the squared deviations from each group's mean (two passes,
+        so a constant difference gives exactly 0).
     """
     groups = np.asarray(groups, dtype=np.intp)
-    keep = groups >= 0
-    if not keep.all():
+    size = n_groups
+    if groups.shape[0] and groups.min() < 0:
+        keep = groups >= 0
         groups = np.where(keep, groups, n_groups)  # an extra group, cut off below
-    size = n_groups + 1
+        size = n_groups + 1
+        if weights is not None:
+            weights = np.where(keep, weights, 0.0)
     rows = np.bincount(groups, minlength=size)[:n_groups]
     if weights is None:
         weight = rows.astype(float)
         w = None
     else:
-        w = np.where(keep, np.asarray(weights, dtype=float), 0.0)
+        w = np.asarray(weights, dtype=float)
         weight = np.bincount(groups, weights=w, minlength=size)[:n_groups]
-    total = spread = None
+    total = squares = None
     if values is not None:
         values = np.asarray(values, dtype=float)
         m = values.shape[1]
         total = np.empty((n_groups, m))
-        spread = np.empty((n_groups, m))
+        squares = np.empty((n_groups, m)) if spread else None
         safe = np.where(weight > 0, weight, 1.0)
         for j in range(m):
             column = values[:, j] if w is None else values[:, j] * w
             sums = np.bincount(groups, weights=column, minlength=size)[:n_groups]
             total[:, j] = sums
-            mean = np.append(np.where(weight > 0, sums / safe, 0.0), 0.0)
-            deviation = values[:, j] - mean[groups]
-            square = deviation * deviation if w is None else deviation * deviation * w
-            spread[:, j] = np.bincount(groups, weights=square, minlength=size)[:n_groups]
-    return GroupSums(rows, weight, total, spread)
+            if spread:
+                mean = np.zeros(size)
+                mean[:n_groups] = sums / safe
+                deviation = values[:, j] - mean.take(groups)
+                np.multiply(deviation, deviation, out=deviation)
+                if w is not None:
+                    deviation *= w
+                squares[:, j] = np.bincount(groups, weights=deviation, minlength=size)[:n_groups]
+    return GroupSums(rows, weight, total, squares)
 
 
 def replicate_sums(sets: list, counts_pieces, n_replicates: int) -> list[tuple]:
