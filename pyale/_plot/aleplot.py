@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._rbase import r_pretty
-from .panels import constrain
+from .panels import constrain, label_contours
 
 __all__ = ["RPlotDisplay"]
 
@@ -115,7 +115,8 @@ class RPlotDisplay:
             self.contour_ = ax.contour(
                 x, second, z.T, levels=levels, colors="black", linewidths=0.8, linestyles="solid"
             )
-            self.contour_labels_ = ax.clabel(self.contour_, inline=True, fontsize=7, fmt=_r_number)
+            self.contour_labels_ = label_contours(ax, self.contour_, (x[0], x[-1]), (second[0], second[-1]),
+                                                  fmt=_r_number)
         if categorical:
             ax.set_xticks(x)
             ax.set_xticklabels([str(v) for v in first], rotation=90)

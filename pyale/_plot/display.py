@@ -83,7 +83,8 @@ class ALEDisplay:
     axes_ : numpy.ndarray of Axes
         One per panel, laid out ``(n_rows, n_cols)`` (None where no panel).
     bounding_ax_ : Axes or None
-        The single Axes given as ``ax`` and split into panels.
+        The single Axes given as ``ax`` and split into panels (removed from
+        its figure when it was the only one there).
     lines_, bars_, bands_ : numpy.ndarray of lists
         Per panel: the curves, the bar containers, the bands.
     images_, contours_, contour_labels_, colorbars_, empty_cells_ : numpy.ndarray
@@ -219,8 +220,19 @@ class ALEDisplay:
                     f"The 'ax' parameter of ALEDisplay.plot is a single Axes without a grid position; "
                     f"{n_panels} panels need an array of {n_panels} Axes."
                 )
-            ax.set_axis_off()
             self.bounding_ax_ = ax
+            if figure.axes == [ax]:
+                # The figure is only this Axes: lay the panels out on the whole figure (a nested
+                # grid is laid out badly by matplotlib < 3.9's constrained layout).
+                figure.delaxes(ax)
+                width, height = figure.get_size_inches()
+                figure.set_size_inches(max(width, (4.6 if wide else 4.0) * n_cols), max(height, 3.3 * n_rows))
+                axes = figure.subplots(n_rows, n_cols, squeeze=False).astype(object)
+                for extra in axes.ravel()[n_panels:]:
+                    figure.delaxes(extra)
+                axes.ravel()[n_panels:] = None
+                return figure, axes
+            ax.set_axis_off()
             spec = GridSpecFromSubplotSpec(n_rows, n_cols, subplot_spec=ax.get_subplotspec())
             axes = np.full((n_rows, n_cols), None, dtype=object)
             for i, cell in zip(range(n_panels), spec):
@@ -261,7 +273,10 @@ class ALEDisplay:
         ----------
         ax : matplotlib Axes or array of Axes, optional
             None: a new figure (constrained layout).  One Axes: split into
-            the panels (as scikit-learn does).  An array: one Axes per panel.
+            the panels (as scikit-learn does; when it is the figure's only
+            Axes, it is removed and the panels fill the figure, grown to
+            give each panel room).  An array:
+            one Axes per panel.
             A figure whose only Axes are the ones given, and that has no
             layout engine, is switched to constrained layout, so that no
             label is cut when it is saved.

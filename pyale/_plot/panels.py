@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["constrain", "draw_curve", "draw_bars", "draw_surface", "band_limits", "level_ticks", "effect_label"]
+__all__ = ["constrain", "label_contours", "draw_curve", "draw_bars", "draw_surface", "band_limits", "level_ticks", "effect_label"]
 
 # Level names longer than this, or many levels, are rotated and right-aligned.
 _FLAT_LABEL_CHARS = 30
@@ -22,6 +22,35 @@ def constrain(figure, given: list) -> None:
     """
     if figure.get_layout_engine() is None and set(map(id, figure.axes)) <= set(map(id, given)):
         figure.set_layout_engine("constrained")
+
+
+def label_contours(ax, contours, x_range, y_range, *, fmt, fontsize=7, margin=0.08):
+    """Label each contour line at its point farthest from the frame, so no label crosses the figure edge.
+
+    matplotlib's own placement may put a label on the frame, where half of
+    it sticks out (and is cut at the figure's edge).  Lines that never come
+    further than ``margin`` (a fraction of the axes) from the frame stay
+    unlabelled.
+    """
+    (x0, x1), (y0, y1) = x_range, y_range
+    points = []
+    for level, segments in zip(contours.levels, contours.allsegs):
+        best, where = margin, None
+        for segment in segments:
+            if len(segment) == 0:
+                continue
+            fx, fy = (segment[:, 0] - x0) / (x1 - x0), (segment[:, 1] - y0) / (y1 - y0)
+            room = np.minimum.reduce([fx, 1 - fx, fy, 1 - fy])
+            k = int(np.argmax(room))
+            if room[k] > best:
+                best, where = room[k], segment[k]
+        if where is not None:
+            points.append(tuple(where))
+    if not points:
+        return []
+    # Each point lies on its own line, so the nearest line is the one meant; all levels are
+    # passed because matplotlib 3.8 mis-indexes a subset of levels with manual points.
+    return ax.clabel(contours, contours.levels, inline=True, fontsize=fontsize, fmt=fmt, manual=points)
 
 
 def effect_label(output: object) -> str:
@@ -175,7 +204,8 @@ def draw_surface(ax, result, position, name, *, norm, image_kw, contour_kw, deci
         lines = _merge({"colors": "black", "linewidths": 0.6, "levels": levels}, contour_kw)
         if np.size(lines["levels"]):
             drawn["contours"] = ax.contour(edges1, edges2, z.T, **lines)
-            drawn["contour_labels"] = ax.clabel(drawn["contours"], inline=True, fontsize=7, fmt=_fmt)
+            drawn["contour_labels"] = label_contours(ax, drawn["contours"], (edges1[0], edges1[-1]),
+                                                     (edges2[0], edges2[-1]), fmt=_fmt)
         cells = [(edges1[i], edges1[i + 1] - edges1[i]) for i in range(len(edges1) - 1)]
         ax.set_xlim(edges1[0], edges1[-1])
     ax.set_ylim(edges2[0], edges2[-1])
