@@ -109,21 +109,35 @@ def _from_numpy(X: np.ndarray, feature_names, *, param: str, caller: str) -> Con
 
 
 def _converter(kind: str, schema) -> Callable[[pd.DataFrame], object]:
-    """Internal pandas frame -> the user's polars DataFrame or pyarrow Table, dtypes as given."""
+    """Internal pandas frame -> the user's polars DataFrame or pyarrow Table.
+
+    Categorical and string columns get their original types back (a polars
+    ``Enum``, a pyarrow dictionary); numeric columns keep what the shifted
+    frame holds (a partial dependence grid puts floats into an integer column).
+    """
     if kind == "polars":
         import polars as pl
 
+        restore = {name: dtype for name, dtype in schema.items() if not dtype.is_numeric()}
+
         def convert(part: pd.DataFrame) -> object:
             out = pl.from_pandas(part)
-            differ = {name: dtype for name, dtype in schema.items() if out.schema[name] != dtype}
+            differ = {name: dtype for name, dtype in restore.items() if out.schema[name] != dtype}
             return out.cast(differ) if differ else out
 
         return convert
     import pyarrow as pa
 
+    restore = {field.name: field.type for field in schema
+               if not (pa.types.is_integer(field.type) or pa.types.is_floating(field.type))}
+
     def convert(part: pd.DataFrame) -> object:
         out = pa.Table.from_pandas(part, preserve_index=False)
-        return out if out.schema.equals(schema) else out.cast(schema)
+        for name, dtype in restore.items():
+            position = out.schema.get_field_index(name)
+            if out.schema.field(position).type != dtype:
+                out = out.set_column(position, name, out.column(position).cast(dtype))
+        return out
 
     return convert
 
@@ -151,11 +165,12 @@ def as_pandas(X: object, *, param: str, caller: str, feature_names: Sequence | N
 
     Notes
     -----
-    polars ``Enum`` and pyarrow dictionary columns become pandas
-    Categoricals with the same categories in the same order (pyarrow keeps
-    ``ordered``); a polars ``Categorical`` has no order of its own, so its
-    levels come in the order polars reports them (use ``Enum`` to fix one).
-    Strings stay strings, so their levels are sorted as for pandas strings.
+    Conversion is narwhals' ``to_pandas``.  A polars ``Enum`` becomes an
+    *ordered* pandas Categorical (its level order is kept, as for any
+    ordered categorical); a polars ``Categorical`` an unordered one, its
+    levels in the order polars reports them; a pyarrow dictionary column a
+    Categorical with its categories and ``ordered`` flag.  Strings stay
+    strings, so their levels are sorted as for pandas strings.
     """
     if isinstance(X, Converted):
         return X.frame, X.native
@@ -171,16 +186,16 @@ def as_pandas(X: object, *, param: str, caller: str, feature_names: Sequence | N
     if _passes_through(X):
         return X, PANDAS
     kind = type(X).__module__.split(".")[0]
-    if kind not in ("polars", "pyarrow") or not hasattr(X, "schema"):
-        shown = type(X).__name__ if kind == "builtins" else f"{kind}.{type(X).__name__}"
-        raise TypeError(f"The {param!r} parameter of {caller} must be {_SUPPORTED}. Got {shown} instead.")
-    import narwhals as nw
-
-    if nw.dependencies.is_polars_lazyframe(X):
+    if kind == "polars" and type(X).__name__ == "LazyFrame":
         raise TypeError(
             f"The {param!r} parameter of {caller} is a polars LazyFrame; call .collect() first "
             "(ALE reads every row several times)."
         )
+    if kind not in ("polars", "pyarrow") or type(X).__name__ not in ("DataFrame", "Table"):
+        shown = type(X).__name__ if kind == "builtins" else f"{kind}.{type(X).__name__}"
+        raise TypeError(f"The {param!r} parameter of {caller} must be {_SUPPORTED}. Got {shown} instead.")
+    import narwhals as nw
+
     frame = nw.from_native(X, eager_only=True, pass_through=True)
     if not isinstance(frame, nw.DataFrame):
         raise TypeError(
