@@ -25,27 +25,32 @@ def constrain(figure, given: list) -> None:
 
 
 def label_contours(ax, contours, x_range, y_range, *, fmt, fontsize=7, margin=0.08):
-    """Label each contour line at its point farthest from the frame, so no label crosses the figure edge.
+    """Label each contour line where it is farthest from the frame and from the other labels.
 
     matplotlib's own placement may put a label on the frame, where half of
-    it sticks out (and is cut at the figure's edge).  Lines that never come
-    further than ``margin`` (a fraction of the axes) from the frame stay
+    it sticks out (and is cut at the figure's edge), or pile labels up where
+    lines crowd.  Here each line gets its label at the point with the most
+    room (distance, as a fraction of the axes, to the frame and to labels
+    already placed); a line with less than ``margin`` room anywhere stays
     unlabelled.
     """
     (x0, x1), (y0, y1) = x_range, y_range
-    points = []
-    for level, segments in zip(contours.levels, contours.allsegs):
+    placed, points = [], []
+    for segments in contours.allsegs:
         best, where = margin, None
         for segment in segments:
             if len(segment) == 0:
                 continue
             fx, fy = (segment[:, 0] - x0) / (x1 - x0), (segment[:, 1] - y0) / (y1 - y0)
             room = np.minimum.reduce([fx, 1 - fx, fy, 1 - fy])
+            for px, py in placed:
+                room = np.minimum(room, np.hypot(fx - px, fy - py))
             k = int(np.argmax(room))
             if room[k] > best:
-                best, where = room[k], segment[k]
+                best, where = room[k], (segment[k], (fx[k], fy[k]))
         if where is not None:
-            points.append(tuple(where))
+            points.append(tuple(where[0]))
+            placed.append(where[1])
     if not points:
         return []
     # Each point lies on its own line, so the nearest line is the one meant; all levels are
@@ -212,8 +217,8 @@ def draw_surface(ax, result, position, name, *, norm, image_kw, contour_kw, deci
     counts = np.asarray(result.counts)
     for i, j in np.argwhere(counts == 0):
         left, width = cells[i]
-        patch = Rectangle((left, edges2[j]), width, edges2[j + 1] - edges2[j], fill=False, hatch="///",
-                          edgecolor="0.45", linewidth=0)
+        patch = Rectangle((left, edges2[j]), width, edges2[j + 1] - edges2[j], fill=False, hatch="/",
+                          edgecolor="0.55", linewidth=0)
         ax.add_patch(patch)
         drawn["empty_cells"].append(patch)
     if deciles is not None:
