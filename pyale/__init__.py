@@ -2,8 +2,11 @@
 
 Public surface
 --------------
-ale, ALEResult
-    The Pythonic front door: any fitted model, ALEPlot's or iml's conventions.
+ale, ALEResult, ALEResults
+    The Pythonic front door: any fitted model, any data frame (pandas,
+    polars, pyarrow, NumPy), ALEPlot's or iml's conventions.
+ALEDisplay
+    Many effects in one figure, in scikit-learn's Display pattern.
 ALEPlot, ALEPlotResult
     R's ``ALEPlot::ALEPlot`` (one feature or a pair).
 PDPlot, PDPlotResult
@@ -19,6 +22,8 @@ matplotlib nor rpy2.
 """
 
 from ._api import ALEResult, ale
+from ._result_list import ALEResults
+from ._plot.display import ALEDisplay
 from ._aleplot import ALEPlot
 from ._pdplot import PDPlot
 from ._results import ALEPlotResult, PDPlotResult
@@ -28,6 +33,8 @@ from ._iml import FeatureEffect, FeatureEffects, Predictor
 __all__ = [
     "ale",
     "ALEResult",
+    "ALEResults",
+    "ALEDisplay",
     "ALEPlot",
     "ALEPlotResult",
     "PDPlot",

@@ -15,6 +15,7 @@ from ._core.features import Feature, read_feature, require_intervals, require_le
 from ._core.grid import aleplot_edges, resolve_level_order
 from ._results import ALEPlotResult
 from ._checks import check_bool, check_frame, check_int, resolve_column, resolve_pair
+from ._frames import as_pandas
 
 __all__ = ["ALEPlot", "ALEPlotResult", "r_shaped_caller", "read_pair"]
 
@@ -31,8 +32,11 @@ def _main_effect(X, caller, feature: Feature, K: int, level_order) -> MainEffect
     return numeric_main_effect(X, feature, edges, caller)
 
 
-def r_shaped_caller(X, X_model, pred_fun, K, plot, max_rows_per_call, *, caller_name: str):
-    """Validate the arguments ALEPlot and PDPlot share; returns (K, plot, rows bound, ModelCaller)."""
+def r_shaped_caller(X, X_model, pred_fun, K, plot, max_rows_per_call, *, caller_name: str, native=None):
+    """Validate the arguments ALEPlot and PDPlot share; returns (K, plot, rows bound, ModelCaller).
+
+    ``pred_fun`` is handed ``newdata`` of the type the user passed as X (``native``).
+    """
     check_frame(X, param="X", caller=caller_name)
     if not callable(pred_fun):
         raise TypeError(
@@ -45,8 +49,10 @@ def r_shaped_caller(X, X_model, pred_fun, K, plot, max_rows_per_call, *, caller_
         max_rows_per_call = check_int(
             max_rows_per_call, param="max_rows_per_call", caller=caller_name, minimum=1
         )
+    convert = None if native is None else native.convert
     caller = ModelCaller(
-        lambda newdata: pred_fun(X_model, newdata), name="pred_fun", max_rows=max_rows_per_call
+        (lambda newdata: pred_fun(X_model, newdata)) if convert is None else
+        (lambda newdata: pred_fun(X_model, convert(newdata))), name="pred_fun", max_rows=max_rows_per_call
     )
     return K, plot, max_rows_per_call, caller
 
@@ -122,13 +128,15 @@ def ALEPlot(
     level_order: Sequence | None = None,
     max_rows_per_call: int | None = None,
     ax=None,
+    feature_names: Sequence | None = None,
 ) -> ALEPlotResult:
     """Accumulated Local Effects of one feature or a pair, as R's ``ALEPlot::ALEPlot``.
 
     Parameters
     ----------
-    X : pandas.DataFrame
-        The data (R's ``X``).  Integer and floating columns are numeric;
+    X : pandas.DataFrame, polars.DataFrame, pyarrow.Table or numpy.ndarray
+        The data (R's ``X``); ``pred_fun`` receives ``newdata`` of the same
+        type (pandas inside).  Integer and floating columns are numeric;
         pandas Categorical columns are factors (their categories are the
         levels, unused ones dropped); string columns are factors whose levels
         are the sorted distinct strings (Python's code-point order, which is
@@ -155,6 +163,8 @@ def ALEPlot(
         Keyword-only: at most this many rows per ``pred_fun`` call.
     ax : matplotlib Axes, optional
         Keyword-only: draw into these axes.
+    feature_names : sequence, optional
+        Keyword-only: column names of a NumPy ``X`` (``x0``, ``x1``, ... by default).
 
     Returns
     -------
@@ -192,8 +202,9 @@ def ALEPlot(
     >>> res.K, res.x_values.tolist()
     (3, [0.0, 3.0, 6.0, 9.0])
     """
+    X, native = as_pandas(X, param="X", caller=_CALLER, feature_names=feature_names)
     K, plot, max_rows_per_call, caller = r_shaped_caller(
-        X, X_model, pred_fun, K, plot, max_rows_per_call, caller_name=_CALLER
+        X, X_model, pred_fun, K, plot, max_rows_per_call, caller_name=_CALLER, native=native
     )
     NA_plot = check_bool(NA_plot, param="NA_plot", caller=_CALLER)
 

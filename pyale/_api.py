@@ -22,6 +22,9 @@ from ._core.calls import ModelCaller, PredictionError
 from ._core.features import read_feature, require_intervals, require_levels
 from ._core.grid import aleplot_edges, iml_edges, resolve_level_order
 from ._checks import check_frame, check_int, resolve_column, resolve_pair
+from ._frames import Converted, as_pandas
+from ._result_list import ALEResults
+from . import _present
 
 __all__ = ["ale", "ALEResult"]
 
@@ -29,7 +32,7 @@ _CALLER = "ale"
 _CONVENTIONS = ("aleplot", "iml")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class ALEResult:
     """Accumulated local effects of one feature or a pair, for every model output.
 
@@ -56,6 +59,10 @@ class ALEResult:
         nearest non-empty cell.
     conventions : str
         ``"aleplot"`` or ``"iml"``.
+
+    Notes
+    -----
+    ``a == b`` is identity; :meth:`equals` compares the values.
     """
 
     features: tuple
@@ -87,11 +94,30 @@ class ALEResult:
         columns["ale"] = self.effects.reshape(-1)
         return pd.DataFrame(columns)
 
-    def plot(self, ax=None, *, output=None, **kwargs):
-        """Draw the effect (all outputs for one feature; one output for a pair)."""
-        from ._plot.aleplot import ResultDisplay
+    def __repr__(self) -> str:
+        return _present.short_repr(self)
 
-        return ResultDisplay(self).plot(ax=ax, output=output, **kwargs)
+    def _repr_html_(self) -> str:
+        return _present.html_view("ALEResult", _present.summary(self), lambda ax: self.plot(ax=ax),
+                                  size=(5.0 * min(len(self.outputs), 3) if len(self.features) == 2 else 5.0, 3.6))
+
+    def equals(self, other: object, *, rtol: float = 0.0, atol: float = 0.0) -> bool:
+        """Whether ``other`` is an ALEResult with the same values (floats within ``rtol``/``atol``).
+
+        Every field is compared, arrays element by element; the default is
+        exact equality.  ``==`` is identity and never compares arrays.
+        """
+        return _present.same_values(self, other, rtol=rtol, atol=atol)
+
+    def plot(self, ax=None, *, output=None, **kwargs):
+        """Draw the effect: a curve per output, bars, or one surface per output for a pair.
+
+        Returns an :class:`~pyale.ALEDisplay`; keywords are those of
+        :meth:`pyale.ALEDisplay.plot` (``label``, ``color``, ``line_kw``, ...).
+        """
+        from ._plot.display import ALEDisplay
+
+        return ALEDisplay.from_results([self], ax=ax, output=output, **kwargs)
 
 
 def _intervals(values, feature, conventions, n_intervals, grid):
@@ -186,6 +212,7 @@ def ale(
     response: object | None = None,
     level_order: Sequence | None = None,
     max_rows_per_call: int | None = None,
+    feature_names: Sequence | None = None,
 ):
     """Accumulated Local Effects of a fitted model.
 
@@ -196,8 +223,11 @@ def ale(
         class probabilities), a statsmodels results object (formulas are
         applied to the DataFrame), an R model through rpy2, or a callable
         ``f(frame) -> predictions``.
-    X : pandas.DataFrame
-        The data the effects are estimated on.  Never modified.
+    X : pandas.DataFrame, polars.DataFrame, pyarrow.Table or numpy.ndarray
+        The data the effects are estimated on.  Never modified.  Non-pandas
+        tables are converted to pandas once; a plain callable is then handed
+        frames of the type passed, a scikit-learn model what it was fitted on
+        (see Notes).
     features : column label, pair of labels, or list of those
         One feature, a pair ``(a, b)``, or a list of such entries (then a
         list of results is returned).  Labels may be column names or 0-based
@@ -221,10 +251,20 @@ def ale(
         Impose the order of a categorical feature's levels.
     max_rows_per_call : int, optional
         At most this many rows per model call.
+    feature_names : sequence, optional
+        Column names of a NumPy ``X`` (``x0``, ``x1``, ... by default).
 
     Returns
     -------
-    ALEResult or list of ALEResult
+    ALEResult or ALEResults
+        One result, or a list of them (with ``plot()``) for a list of features.
+
+    Notes
+    -----
+    A scikit-learn model fitted on a DataFrame is handed a pandas DataFrame
+    of its ``feature_names_in_`` columns (extra columns of X are dropped);
+    one fitted on a NumPy array is handed a NumPy array; statsmodels and R
+    models get pandas; any other model or callable gets the type of X.
 
     Examples
     --------
@@ -234,6 +274,7 @@ def ale(
     >>> res.grid[0].tolist(), res.effects[:, 0].round(3).tolist()
     ([0.0, 3.0, 7.0], [-1.625, -0.125, 1.875])
     """
+    X, native = as_pandas(X, param="X", caller=_CALLER, feature_names=feature_names)
     check_frame(X, param="X", caller=_CALLER)
     if conventions not in _CONVENTIONS:
         raise ValueError(
@@ -244,17 +285,17 @@ def ale(
         n_intervals = check_int(n_intervals, param="n_intervals", caller=_CALLER, minimum=1)
     if max_rows_per_call is not None:
         max_rows_per_call = check_int(max_rows_per_call, param="max_rows_per_call", caller=_CALLER, minimum=1)
-    adapter = adapt_model(model, response=response)
+    adapter = adapt_model(model, response=response, native=native)
     caller = ModelCaller(adapter.predict, name=f"{type(model).__name__}.predict" if adapter.kind != "callable" else "model",
                          max_rows=max_rows_per_call, single_output=False)
     _probe(caller, X, model)
 
     if isinstance(features, list):
-        return [
-            ale(model, X, entry, conventions=conventions, n_intervals=n_intervals, grid=grid,
+        return ALEResults(
+            ale(model, Converted(X, native), entry, conventions=conventions, n_intervals=n_intervals, grid=grid,
                 response=response, level_order=level_order, max_rows_per_call=max_rows_per_call)
             for entry in features
-        ]
+        )
     if isinstance(features, tuple):
         names = resolve_pair(X, features, caller_name=_CALLER)
         names, kind, grids, effects, counts, levels, empty = _pair(

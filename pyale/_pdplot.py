@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -15,6 +15,7 @@ from ._core.pd import DEFAULT_ROWS_PER_CALL, grid_predictions
 from ._rbase import bin_right_closed, level_counts, r_seq
 from ._results import PDPlotResult
 from ._checks import resolve_column, resolve_pair
+from ._frames import as_pandas
 
 __all__ = ["PDPlot"]
 
@@ -122,13 +123,15 @@ def PDPlot(
     *,
     max_rows_per_call: int | None = DEFAULT_ROWS_PER_CALL,
     ax=None,
+    feature_names: Sequence | None = None,
 ) -> PDPlotResult:
     """Partial dependence of one feature or a pair, as R's ``ALEPlot::PDPlot``.
 
     Parameters
     ----------
-    X : pandas.DataFrame
-        The data (R's ``X``), read as in :func:`pyale.ALEPlot`.  Never modified.
+    X : pandas.DataFrame, polars.DataFrame, pyarrow.Table or numpy.ndarray
+        The data (R's ``X``), read as in :func:`pyale.ALEPlot`; ``pred_fun``
+        receives ``newdata`` of the same type.  Never modified.
     X_model : object
         Passed unchanged to ``pred_fun`` (R's ``X.model``).
     pred_fun : callable
@@ -148,6 +151,8 @@ def PDPlot(
         The numbers do not depend on it.
     ax : matplotlib Axes, optional
         Keyword-only: draw into these axes.
+    feature_names : sequence, optional
+        Keyword-only: column names of a NumPy ``X`` (``x0``, ``x1``, ... by default).
 
     Returns
     -------
@@ -176,8 +181,9 @@ def PDPlot(
     >>> res.x_values.tolist(), res.f_values.round(6).tolist()
     ([0.0, 3.0, 6.0, 9.0], [-10.8, -4.8, 1.2, 7.2])
     """
+    X, native = as_pandas(X, param="X", caller=_CALLER, feature_names=feature_names)
     K, plot, max_rows_per_call, caller = r_shaped_caller(
-        X, X_model, pred_fun, K, plot, max_rows_per_call, caller_name=_CALLER
+        X, X_model, pred_fun, K, plot, max_rows_per_call, caller_name=_CALLER, native=native
     )
     if isinstance(J, (tuple, list, np.ndarray, pd.Index)):
         result = _pair(X, caller, J, K, max_rows_per_call)

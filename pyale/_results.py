@@ -7,10 +7,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from . import _present
+
 __all__ = ["ALEPlotResult", "PDPlotResult"]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class _EffectResult:
     """Fields shared by ALE and PD results.
 
@@ -35,8 +37,12 @@ class _EffectResult:
         pictures read as R's.
     empty_cells : numpy.ndarray or None
         Two features: the cells R paints black with ``NA.plot = FALSE``.
-    display : ALEDisplay or None
+    display : RPlotDisplay or None
         The drawn picture when the function was called with ``plot=True``.
+
+    Notes
+    -----
+    ``a == b`` is identity; :meth:`equals` compares the values.
     """
 
     x_values: object
@@ -69,14 +75,28 @@ class _EffectResult:
             }
         )
 
+    def __repr__(self) -> str:
+        return _present.short_repr(self)
+
+    def _repr_html_(self) -> str:
+        return _present.html_view(type(self).__name__, _present.summary(self), lambda ax: self.plot(ax=ax))
+
+    def equals(self, other: object, *, rtol: float = 0.0, atol: float = 0.0) -> bool:
+        """Whether ``other`` is a result of the same type with the same values.
+
+        Every field but ``display`` is compared, arrays element by element,
+        floats within ``rtol``/``atol`` (exactly by default).
+        """
+        return _present.same_values(self, other, rtol=rtol, atol=atol)
+
     def plot(self, ax=None, **kwargs):
-        """Draw the effect as ALEPlot does; returns an :class:`~pyale._plot.ALEDisplay`."""
-        from ._plot.aleplot import ALEDisplay
+        """Draw the effect as ALEPlot does (R's labels); returns a display object."""
+        from ._plot.aleplot import RPlotDisplay
 
-        return ALEDisplay(self).plot(ax=ax, **kwargs)
+        return RPlotDisplay(self).plot(ax=ax, **kwargs)
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class ALEPlotResult(_EffectResult):
     """What :func:`pyale.ALEPlot` returns: R's ``list(K, x.values, f.values)`` and more.
 
@@ -89,7 +109,7 @@ class ALEPlotResult(_EffectResult):
     K: object
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class PDPlotResult(_EffectResult):
     """What :func:`pyale.PDPlot` returns: R's ``list(x.values, f.values)`` and more.
 

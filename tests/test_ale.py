@@ -145,9 +145,9 @@ def test_plot_draws_every_output():
     model = LogisticRegression(max_iter=500).fit(X[["x1", "x2"]], X["g"].astype(str))
     res = ale(model, X[["x1", "x2"]], "x1", n_intervals=5)
     display = res.plot()
-    assert len(display.lines_) == 3
+    assert len(display.lines_[0, 0]) == 3
     pair = ale(model, X[["x1", "x2"]], ("x1", "x2"), n_intervals=4).plot(output="south")
-    assert pair.pair_.image_ is not None
+    assert pair.images_[0, 0] and pair.axes_.size == 1
     assert pyale.ALEResult is type(res)
 
 

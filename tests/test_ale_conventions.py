@@ -179,7 +179,7 @@ def test_plot_of_a_swapped_iml_pair():
 
     res = ale(model, X, ("x1", "g"), conventions="iml", n_intervals=5)
     display = res.plot()
-    assert display.ax_.get_xlabel() != ""
+    assert display.axes_[0, 0].get_xlabel() != ""
     plt.close("all")
 
 

@@ -42,7 +42,8 @@ X = make_frame()
 
 BAD_ARGUMENTS = [
     # (kwargs overriding the defaults, exception, message)
-    (dict(X=X.to_numpy()), TypeError, "The 'X' parameter of ALEPlot must be a pandas DataFrame. Got ndarray instead."),
+    (dict(X=X.to_dict()), TypeError, "The 'X' parameter of ALEPlot must be a pandas or polars DataFrame, a pyarrow "
+     "Table, or a 2-D NumPy array (with feature_names=). Got dict instead."),
     (dict(J="nope"), ValueError, "The 'J' parameter of ALEPlot must name a column of X. Got 'nope'"),
     (dict(J=4), ValueError, "The 'J' parameter of ALEPlot must be a column name or a 0-based column position in 0..3. Got 4 instead"),
     (dict(J=-1), ValueError, "position in 0..3. Got -1 instead"),

@@ -63,8 +63,9 @@ def _changing_columns():
 BAD_INPUT = [
     ("no model", lambda d: Predictor(data=d), ValueError, "Predictor needs a model, a predict_function, or both."),
     ("no data", lambda d: Predictor(predict_function=model), ValueError, "The 'data' parameter of Predictor is required"),
-    ("data not frame", lambda d: Predictor(predict_function=model, data=d.to_numpy()), TypeError,
-     "The 'data' parameter of Predictor must be a pandas DataFrame. Got ndarray instead."),
+    ("data not frame", lambda d: Predictor(predict_function=model, data=d.to_dict()), TypeError,
+     "The 'data' parameter of Predictor must be a pandas or polars DataFrame, a pyarrow Table, or a 2-D NumPy "
+     "array (with feature_names=). Got dict instead."),
     ("y unknown", lambda d: Predictor(predict_function=model, data=d, y="nope"), ValueError,
      "The 'y' parameter of Predictor must name a column of data. Got 'nope'"),
     ("y wrong length", lambda d: Predictor(predict_function=model, data=d, y=np.zeros(3)), ValueError,

@@ -68,6 +68,9 @@ def test_readme_python_blocks_run_in_order(tmp_path, monkeypatch, capsys):
         assert _appears(_tokens(line), printed_words), f"{line!r} not printed; printed:\n{printed}"
     assert (tmp_path / "ale_value.png").stat().st_size > 1000
     assert (tmp_path / "ale_value_capital.png").stat().st_size > 1000
+    assert (tmp_path / "grunfeld_effects.png").stat().st_size > 1000
+    assert (tmp_path / "wine_classes.png").stat().st_size > 1000
+    assert "True" in printed
     import matplotlib.pyplot as plt
 
     plt.close("all")

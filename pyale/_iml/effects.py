@@ -9,6 +9,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from .. import _present
 from .._core.features import read_feature
 from .tables import (
     ale_categorical_results,
@@ -367,10 +368,32 @@ class FeatureEffect:
 
         return FeatureEffectDisplay(self).plot(ax=ax, rug=rug, show_data=show_data, ylim=ylim)
 
+    def _facts(self) -> dict:
+        values = self.results[".ale" if ".ale" in self.results.columns else ".value"]
+        outputs = (list(self.results[".class"].cat.categories) if ".class" in self.results.columns
+                   else self.predictor.output_names)
+        return {
+            "feature": repr(self.feature_name), "method": repr(self.method), "grid_size": repr(self.grid_size),
+            "rows": str(self.results.shape[0]), "value range": _present._range(values),
+            "outputs": ", ".join(map(str, outputs or [])),
+        }
+
     def __repr__(self) -> str:
+        return "FeatureEffect(" + ", ".join(f"{k}={v}" for k, v in self._facts().items()) + ")"
+
+    def _repr_html_(self) -> str:
+        return _present.html_view("FeatureEffect", self._facts(), lambda ax: self.plot(ax=ax))
+
+    def equals(self, other: object, *, rtol: float = 0.0, atol: float = 0.0) -> bool:
+        """Whether ``other`` is a FeatureEffect of the same feature and method with equal ``results``.
+
+        Floating columns compare within ``rtol``/``atol`` (exactly by
+        default), all other columns exactly.  ``==`` is identity.
+        """
         return (
-            f"FeatureEffect(feature={self.feature_name!r}, method={self.method!r}, "
-            f"grid_size={self.grid_size!r}, rows={self.results.shape[0]})"
+            isinstance(other, FeatureEffect) and other.feature_name == self.feature_name
+            and other.method == self.method
+            and _present.frames_equal(self.results, other.results, rtol=rtol, atol=atol)
         )
 
 
@@ -457,4 +480,25 @@ class FeatureEffects:
         return FeatureEffectsDisplay(self).plot(features=features, ncols=ncols, nrows=nrows, fixed_y=fixed_y, **kwargs)
 
     def __repr__(self) -> str:
-        return f"FeatureEffects(features={self.features!r}, method={self.method!r})"
+        values = np.concatenate([e.results[".value"].to_numpy(dtype=float) for e in self.effects.values()])
+        return (f"FeatureEffects(features={self.features!r}, method={self.method!r}, "
+                f"value range={_present._range(values)})")
+
+    def _repr_html_(self) -> str:
+        rows = {name: f"{e.feature_type}, value range {_present._range(e.results['.value'])}"
+                for name, e in self.effects.items()}
+        return _present.html_view("FeatureEffects", {"method": self.method, **rows}, self._draw_into,
+                                  size=(4.0 * min(3, len(self.features)), 3.2 * -(-len(self.features) // 3)))
+
+    def _draw_into(self, ax) -> None:
+        """Draw the panels into the figure of ``ax`` (the notebook view)."""
+        from .._plot.iml import FeatureEffectsDisplay
+
+        FeatureEffectsDisplay(self).plot(figure=ax.figure)
+
+    def equals(self, other: object, *, rtol: float = 0.0, atol: float = 0.0) -> bool:
+        """Whether ``other`` holds equal effects for the same features (see :meth:`FeatureEffect.equals`)."""
+        return (
+            isinstance(other, FeatureEffects) and other.features == self.features
+            and all(self.effects[n].equals(other.effects[n], rtol=rtol, atol=atol) for n in self.features)
+        )

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import numbers
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
+from .._core.adapters import feeder
 from .._core.calls import ModelCaller
 from .._core.features import column_kind
 from .._checks import check_frame, check_int
+from .._frames import as_pandas
 
 __all__ = ["Predictor"]
 
@@ -75,9 +77,21 @@ def _as_prediction_frame(raw: object, model: object, *, without_model: bool = Fa
     return pd.DataFrame({name: values.reshape(values.shape[0], -1)[:, 0] if values.ndim else values}, copy=False)
 
 
-def _prediction_function(model, predict_function, type_) -> Callable[[pd.DataFrame], pd.DataFrame]:
-    """iml's ``create_predict_fun``: which call answers ``newdata``."""
+def _prediction_function(model, predict_function, type_, native=None) -> Callable[[pd.DataFrame], pd.DataFrame]:
+    """iml's ``create_predict_fun``: which call answers ``newdata``.
+
+    ``predict_function`` is handed ``newdata`` of the type the user passed as
+    data (``native``); a model is handed what :func:`~pyale._core.adapters.feeder`
+    says (a scikit-learn model what it was fitted on).
+    """
     if predict_function is not None:
+        convert = None if native is None else native.convert
+        if convert is not None:
+            user_function = predict_function
+
+            def predict_function(*args):
+                return user_function(*args[:-1], convert(args[-1]))
+
         if model is None:
             return lambda newdata: _as_prediction_frame(predict_function(newdata), None, without_model=True)
         return lambda newdata: _as_prediction_frame(predict_function(model, newdata), model)
@@ -86,6 +100,7 @@ def _prediction_function(model, predict_function, type_) -> Callable[[pd.DataFra
 
         r_model = RModel(model) if type_ is None else RModel(model, type=type_)
         return lambda newdata: _as_prediction_frame(r_model.predict(newdata), None)
+    feed = feeder(model, native) or (lambda newdata: newdata)
     if type_ == "prob":
         if not hasattr(model, "predict_proba"):
             raise TypeError(
@@ -94,7 +109,7 @@ def _prediction_function(model, predict_function, type_) -> Callable[[pd.DataFra
             )
 
         def predict(newdata):
-            proba = np.asarray(model.predict_proba(newdata))
+            proba = np.asarray(model.predict_proba(feed(newdata)))
             classes = getattr(model, "classes_", None)
             if classes is None:
                 return _as_prediction_frame(proba, model)
@@ -107,8 +122,8 @@ def _prediction_function(model, predict_function, type_) -> Callable[[pd.DataFra
             f"predict_function=. Got {type(model).__name__} instead."
         )
     if type_ is None:
-        return lambda newdata: _as_prediction_frame(model.predict(newdata), model)
-    return lambda newdata: _as_prediction_frame(model.predict(newdata, type=type_), model)
+        return lambda newdata: _as_prediction_frame(model.predict(feed(newdata)), model)
+    return lambda newdata: _as_prediction_frame(model.predict(feed(newdata), type=type_), model)
 
 
 class _BoundedOutputs:
@@ -135,8 +150,10 @@ class Predictor:
         The fitted model: anything with ``predict`` (scikit-learn, a
         statsmodels results object), an R model through rpy2, or ``None``
         when ``predict_function`` does everything.
-    data : pandas.DataFrame
-        The data (iml's ``data``); never modified.  Float columns are iml's
+    data : pandas.DataFrame, polars.DataFrame, pyarrow.Table or numpy.ndarray
+        The data (iml's ``data``); never modified.  A ``predict_function``
+        receives ``newdata`` of the same type (pandas inside); a scikit-learn
+        model what it was fitted on.  Float columns are iml's
         "numerical", integer columns "integer" (grids are rounded), pandas
         Categorical and string columns "categorical" (an ordered Categorical
         keeps its order in ALE).
@@ -192,6 +209,8 @@ class Predictor:
         class_: str | None = None,
         type: str | None = None,
         batch_size: int = 1000,
+        *,
+        feature_names: Sequence | None = None,
     ):
         if model is None and predict_function is None:
             raise ValueError(f"{_CALLER} needs a model, a predict_function, or both.")
@@ -205,6 +224,7 @@ class Predictor:
                 f"The 'data' parameter of {_CALLER} is required: pyale cannot extract the data "
                 "from a model, pass data=."
             )
+        data, native = as_pandas(data, param="data", caller=_CALLER, feature_names=feature_names)
         check_frame(data, param="data", caller=_CALLER)
         if isinstance(batch_size, numbers.Real) and not isinstance(batch_size, (bool, numbers.Integral)):
             if float(batch_size).is_integer():
@@ -240,7 +260,7 @@ class Predictor:
         self.data = features
         self.feature_names = list(features.columns)
         self.feature_types = {name: _feature_type(features[name]) for name in self.feature_names}
-        self._predict = _prediction_function(model, predict_function, type)
+        self._predict = _prediction_function(model, predict_function, type, native)
         self._caller = ModelCaller(
             self._predict, name="predict_function" if predict_function is not None else
             f"{type_name(model)}.predict", single_output=False,
@@ -277,6 +297,7 @@ class Predictor:
 
     def predict(self, newdata: pd.DataFrame) -> pd.DataFrame:
         """Predictions for ``newdata`` (its feature columns), one column per output."""
+        newdata, _ = as_pandas(newdata, param="newdata", caller="Predictor.predict")
         check_frame(newdata, param="newdata", caller="Predictor.predict")
         missing = [c for c in self.feature_names if c not in newdata.columns]
         if missing:

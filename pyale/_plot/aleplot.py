@@ -11,8 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._rbase import r_pretty
+from .panels import constrain, label_contours
 
-__all__ = ["ALEDisplay", "ResultDisplay"]
+__all__ = ["RPlotDisplay"]
 
 
 def _r_number(value: float) -> str:
@@ -27,8 +28,8 @@ def _labels(result):
     return f"x_{number} ({result.feature})", f"f_{number}(x_{number})"
 
 
-class ALEDisplay:
-    """Draw an ALE or PD result.
+class RPlotDisplay:
+    """Draw an ALE or PD result as ALEPlot's base-R graphics do (R's labels, R's palette).
 
     Parameters
     ----------
@@ -65,7 +66,8 @@ class ALEDisplay:
         import matplotlib.pyplot as plt
 
         if ax is None:
-            _, ax = plt.subplots(figsize=(6, 4.5))
+            _, ax = plt.subplots(figsize=(6, 4.5), layout="constrained")
+        constrain(ax.figure, [ax])
         self.ax_ = ax
         self.figure_ = ax.figure
         result = self.result
@@ -75,7 +77,7 @@ class ALEDisplay:
             xlabel, ylabel = _labels(result)
             labels = [str(v) for v in result.x_values]
             self.bars_ = ax.bar(
-                np.arange(len(labels)), result.f_values, color="0.75", edgecolor="black", **kwargs
+                np.arange(len(labels)), result.f_values, **{"color": "0.75", "edgecolor": "black", **kwargs}
             )
             ax.set_xticks(np.arange(len(labels)))
             ax.set_xticklabels(labels, rotation=90)
@@ -102,8 +104,8 @@ class ALEDisplay:
         xlabel, ylabel = _labels(result)
         # R's image() centres a cell on each grid node: build the node boundaries.
         self.image_ = ax.pcolormesh(
-            _node_boundaries(x), _node_boundaries(second), z.T, cmap=_r_heat_colors(), shading="flat",
-            **kwargs,
+            _node_boundaries(x), _node_boundaries(second), z.T,
+            **{"cmap": _r_heat_colors(), "shading": "flat", **kwargs},
         )
         # R's contour() draws at pretty(range(z), 10), solid lines, labels as R prints numbers.
         finite = z[np.isfinite(z)]
@@ -113,7 +115,8 @@ class ALEDisplay:
             self.contour_ = ax.contour(
                 x, second, z.T, levels=levels, colors="black", linewidths=0.8, linestyles="solid"
             )
-            self.contour_labels_ = ax.clabel(self.contour_, inline=True, fontsize=7, fmt=_r_number)
+            self.contour_labels_ = label_contours(ax, self.contour_, (x[0], x[-1]), (second[0], second[-1]),
+                                                  fmt=_r_number)
         if categorical:
             ax.set_xticks(x)
             ax.set_xticklabels([str(v) for v in first], rotation=90)
@@ -154,74 +157,3 @@ def _r_heat_colors():
          "#F28400", "#ED6200", "#E13C00", "#C32200", "#A20706", "#7D0025"],
         name="r_image",
     )
-
-
-class ResultDisplay:
-    """Draw an :class:`~pyale.ALEResult`: every output for one feature, one output for a pair.
-
-    Attributes
-    ----------
-    ax_, figure_ : matplotlib objects
-    lines_ : list of Line2D
-        One per output (numeric feature).
-    bars_ : list of BarContainer
-        One per output (categorical feature).
-    pair_ : ALEDisplay
-        The drawing of a pair (image and contours).
-    """
-
-    def __init__(self, result):
-        self.result = result
-        self.ax_ = None
-        self.figure_ = None
-        self.lines_ = []
-        self.bars_ = []
-        self.pair_ = None
-
-    def plot(self, ax=None, *, output=None, **kwargs):
-        """Draw into ``ax`` (a new figure when None); returns ``self``."""
-        import matplotlib.pyplot as plt
-
-        from .._results import ALEPlotResult
-
-        result = self.result
-        if ax is None:
-            _, ax = plt.subplots(figsize=(6, 4.5))
-        self.ax_, self.figure_ = ax, ax.figure
-        outputs = list(result.outputs)
-        if len(result.features) == 2:
-            position = 0 if output is None else outputs.index(output)
-            view = ALEPlotResult(
-                K=None, x_values=tuple(list(g) if isinstance(g, tuple) else g for g in result.grid),
-                f_values=result.effects[..., position], feature=tuple(result.features),
-                kind=result.kind, counts=result.counts, column_number=tuple(str(f) for f in result.features),
-                empty_cells=result.empty_cells,
-            )
-            self.pair_ = ALEDisplay(view).plot(ax=ax, **kwargs)
-            ax.set_xlabel(str(result.features[0]))
-            ax.set_ylabel(str(result.features[1]))
-            if len(outputs) > 1:
-                ax.set_title(str(outputs[position]))
-            return self
-        name = result.features[0]
-        grid = result.grid[0]
-        if result.kind == "categorical":
-            positions = np.arange(len(grid))
-            width = 0.8 / len(outputs)
-            for k, label in enumerate(outputs):
-                self.bars_.append(
-                    ax.bar(positions + (k - (len(outputs) - 1) / 2) * width, result.effects[:, k],
-                           width=width, label=str(label), **kwargs)
-                )
-            ax.set_xticks(positions)
-            ax.set_xticklabels([str(v) for v in grid], rotation=90)
-            ax.axhline(0.0, color="black", linewidth=0.8)
-        else:
-            for k, label in enumerate(outputs):
-                (line,) = ax.plot(grid, result.effects[:, k], label=str(label), **kwargs)
-                self.lines_.append(line)
-        if len(outputs) > 1:
-            ax.legend(title="output")
-        ax.set_xlabel(str(name))
-        ax.set_ylabel(f"ALE of {name}")
-        return self

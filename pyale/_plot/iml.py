@@ -11,13 +11,15 @@ import math
 import numpy as np
 import pandas as pd
 
+from .panels import constrain
+
 __all__ = ["FeatureEffectDisplay", "FeatureEffectsDisplay"]
 
 
 def _y_label(effect) -> str:
     if effect.center_at is not None:
         return f"Prediction centered at x = {effect.center_at}"
-    names = effect.predictor.y_names
+    names = [n for n in (effect.predictor.y_names or []) if n != ".y"]  # ".y": an unnamed target
     target = f" of {', '.join(map(str, names))}" if names and effect.n_features == 1 else ""
     if effect.method == "ale":
         return f"ALE{target}"
@@ -52,7 +54,8 @@ class FeatureEffectDisplay:
         if ax is None:
             ncols = min(3, len(panels))
             nrows = math.ceil(len(panels) / ncols)
-            fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, 3.4 * nrows), squeeze=False)
+            fig, axes = plt.subplots(nrows, ncols, figsize=(4.2 * ncols, 3.4 * nrows), squeeze=False,
+                                     layout="constrained")
             axes = axes.ravel()
             for extra in axes[len(panels):]:
                 extra.set_visible(False)
@@ -62,6 +65,7 @@ class FeatureEffectDisplay:
                 # Fewer axes than outputs: draw every output into the first axes.
                 axes = np.array([axes[0]] * len(panels), dtype=object)
             fig = axes[0].figure
+            constrain(fig, list(axes))
         self.artists_ = {}
         for axis, (title, table) in zip(axes, panels):
             self.artists_[title] = self._draw(axis, table, rug=rug, show_data=show_data, ylim=ylim)
@@ -181,7 +185,7 @@ class FeatureEffectsDisplay:
     def __init__(self, effects):
         self.effects = effects
 
-    def plot(self, *, features=None, ncols=None, nrows=None, fixed_y: bool = True, **kwargs):
+    def plot(self, *, features=None, ncols=None, nrows=None, fixed_y: bool = True, figure=None, **kwargs):
         import matplotlib.pyplot as plt
 
         names = list(self.effects.features if features is None else features)
@@ -197,8 +201,16 @@ class FeatureEffectsDisplay:
         ylim = None
         if fixed_y:
             values = np.concatenate([self.effects.effects[n].results[".value"].to_numpy(dtype=float) for n in names])
-            ylim = (values.min(), values.max())
-        fig, axes = plt.subplots(nrows, ncols, figsize=(4.0 * ncols, 3.2 * nrows), squeeze=False)
+            pad = 0.05 * (values.max() - values.min()) or 0.5  # margins: curves do not touch the frame
+            ylim = (values.min() - pad, values.max() + pad)
+        if figure is None:
+            fig, axes = plt.subplots(nrows, ncols, figsize=(4.0 * ncols, 3.2 * nrows), squeeze=False,
+                                     layout="constrained")
+        else:  # draw into a given figure (its axes are replaced)
+            fig = figure
+            for old in list(fig.axes):
+                fig.delaxes(old)
+            axes = np.asarray(fig.subplots(nrows, ncols, squeeze=False))
         flat = axes.ravel()
         for extra in flat[len(names):]:
             extra.set_visible(False)

@@ -1,0 +1,413 @@
+"""``ALEDisplay``: many ALE effects in one figure, in scikit-learn's Display pattern.
+
+Computing and drawing are separate, as in
+``sklearn.inspection.PartialDependenceDisplay``: :meth:`ALEDisplay.from_estimator`
+computes with :func:`pyale.ale` and draws, :meth:`ALEDisplay.from_results`
+draws finished results, :meth:`ALEDisplay.plot` (re)draws and returns the
+display, and the matplotlib artists are attributes ending in ``_``.
+matplotlib is imported when drawing only.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Sequence
+
+import numpy as np
+
+from .panels import band_limits, constrain, draw_bars, draw_curve, draw_surface
+
+__all__ = ["ALEDisplay"]
+
+_BANDS = ("auto", "ci", "heterogeneity", None)
+_RUG_TICKS = 1000
+
+
+def _summary_values(values: np.ndarray):
+    """Rug ticks (at most ``_RUG_TICKS`` data values, evenly spaced in rank) and scikit-learn's deciles."""
+    from scipy.stats.mstats import mquantiles
+
+    ordered = np.sort(values)
+    if ordered.shape[0] > _RUG_TICKS:
+        ordered = ordered[np.linspace(0, ordered.shape[0] - 1, _RUG_TICKS).round().astype(np.int64)]
+    return np.unique(ordered), np.asarray(mquantiles(values, prob=np.arange(0.1, 1.0, 0.1)))
+
+
+def _numeric_columns(results, X) -> dict:
+    from .._core.features import read_feature
+
+    out = {}
+    for result in results:
+        kinds = result.kind.split(" x ")
+        for name, kind in zip(result.features, kinds):
+            if kind == "numeric" and name not in out and name in X.columns:
+                out[name] = _summary_values(read_feature(X[name], label=f"Column {name!r}").values)
+    return out
+
+
+def _check_results(results) -> list:
+    from .._api import ALEResult
+
+    items = [results] if isinstance(results, ALEResult) else list(results)
+    bad = [type(r).__name__ for r in items if not isinstance(r, ALEResult)]
+    if not items or bad:
+        raise TypeError(
+            "The 'results' parameter of ALEDisplay must be an ALEResult or a list of them "
+            f"(what pyale.ale returns). Got {bad or 'an empty list'!r} instead."
+        )
+    return items
+
+
+class ALEDisplay:
+    """Accumulated local effects of several features, one panel each.
+
+    Numeric features are curves (one per model output) with a rug of the
+    data or decile ticks; categorical features are bars with their level
+    names; a pair is a filled surface with a colour bar and labelled
+    contours, one panel per model output.  Bands are drawn when the results
+    carry them (``ci_low``/``ci_high``, or ``heterogeneity`` when asked).
+
+    Parameters
+    ----------
+    results : list of ALEResult
+        What to draw (:func:`pyale.ale`'s answer).
+    feature_values : dict, optional
+        Feature name -> ``(rug_values, deciles)`` of its data, for the rug
+        and decile ticks; filled by :meth:`from_estimator` and by
+        :meth:`from_results` when given ``X``.
+
+    Attributes
+    ----------
+    figure_ : matplotlib Figure
+    axes_ : numpy.ndarray of Axes
+        One per panel, laid out ``(n_rows, n_cols)`` (None where no panel).
+    bounding_ax_ : Axes or None
+        The single Axes given as ``ax`` and split into panels (removed from
+        its figure when it was the only one there).
+    lines_, bars_, bands_ : numpy.ndarray of lists
+        Per panel: the curves, the bar containers, the bands.
+    images_, contours_, contour_labels_, colorbars_, empty_cells_ : numpy.ndarray
+        Per pair panel: the surface, its contour lines and their labels,
+        its colour bar, hatched cells without data.
+    rugs_, deciles_vlines_, deciles_hlines_ : numpy.ndarray
+        Per panel: rug ticks, decile ticks on the x (and, for pairs, y) axis.
+
+    See Also
+    --------
+    pyale.ale : compute the effects.
+    sklearn.inspection.PartialDependenceDisplay : the pattern followed.
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import numpy as np, pandas as pd, pyale
+    >>> X = pd.DataFrame({"a": np.arange(20.0), "b": np.tile([0.0, 1.0], 10)})
+    >>> display = pyale.ALEDisplay.from_estimator(lambda d: d["a"] * d["b"], X, ["a", "b"], n_intervals=4)
+    >>> display.axes_.shape, len(display.lines_[0, 0])
+    ((1, 2), 1)
+    """
+
+    def __init__(self, results: Sequence, *, feature_values: dict | None = None):
+        self.results = _check_results(results)
+        self.feature_values = {} if feature_values is None else dict(feature_values)
+
+    @classmethod
+    def from_estimator(
+        cls,
+        model: object,
+        X: object,
+        features: object,
+        *,
+        feature_names: Sequence | None = None,
+        conventions: str = "aleplot",
+        n_intervals: int | None = None,
+        response: object | None = None,
+        level_order: Sequence | None = None,
+        max_rows_per_call: int | None = None,
+        ax=None,
+        **plot_kw,
+    ) -> "ALEDisplay":
+        """Compute the effects with :func:`pyale.ale` and draw them.
+
+        Parameters
+        ----------
+        model, X, features, feature_names, conventions, n_intervals, response, level_order, max_rows_per_call
+            As for :func:`pyale.ale`; ``features`` is one entry (a label or
+            a pair) or a list of them.
+        ax : matplotlib Axes or array of Axes, optional
+            See :meth:`plot`.
+        **plot_kw
+            Passed to :meth:`plot` (``n_cols``, ``sharey``, ``line_kw``, ...).
+
+        Returns
+        -------
+        ALEDisplay
+        """
+        from .._api import ale
+        from .._frames import Converted, as_pandas
+
+        frame, native = as_pandas(X, param="X", caller="ALEDisplay.from_estimator", feature_names=feature_names)
+        entries = features if isinstance(features, list) else [features]
+        results = ale(model, Converted(frame, native), list(entries), conventions=conventions,
+                      n_intervals=n_intervals, response=response, level_order=level_order,
+                      max_rows_per_call=max_rows_per_call)
+        return cls(results, feature_values=_numeric_columns(results, frame)).plot(ax=ax, **plot_kw)
+
+    @classmethod
+    def from_results(cls, results, *, X: object = None, feature_names: Sequence | None = None, ax=None,
+                     **plot_kw) -> "ALEDisplay":
+        """Draw finished results (one :class:`~pyale.ALEResult` or a list).
+
+        ``X`` (any frame :func:`pyale.ale` accepts), when given, supplies the
+        rug and decile ticks of the numeric features.  Other keywords go to
+        :meth:`plot`.
+        """
+        results = _check_results(results)
+        values = None
+        if X is not None:
+            from .._frames import as_pandas
+
+            frame, _ = as_pandas(X, param="X", caller="ALEDisplay.from_results", feature_names=feature_names)
+            values = _numeric_columns(results, frame)
+        return cls(results, feature_values=values).plot(ax=ax, **plot_kw)
+
+    # ------------------------------------------------------------------ layout
+
+    def _panels(self, output):
+        panels = []
+        for result in self.results:
+            names = list(result.outputs)
+            if output is None:
+                chosen = list(enumerate(names))
+            else:
+                wanted = [output] if np.ndim(output) == 0 else list(output)
+                missing = [w for w in wanted if w not in names]
+                if missing:
+                    raise ValueError(
+                        f"The 'output' parameter of ALEDisplay.plot names outputs {missing!r} that "
+                        f"the effect of {result.features!r} lacks; its outputs are {names!r}."
+                    )
+                chosen = [(names.index(w), w) for w in wanted]
+            if len(result.features) == 2:
+                panels += [(result, [pair]) for pair in chosen]
+            else:
+                panels.append((result, chosen))
+        return panels
+
+    def _axes(self, ax, n_panels: int, n_cols: int, wide: bool):
+        import matplotlib.pyplot as plt
+        from matplotlib.axes import Axes
+        from matplotlib.gridspec import GridSpecFromSubplotSpec
+
+        n_cols = min(n_cols, n_panels)
+        n_rows = math.ceil(n_panels / n_cols)
+        self.bounding_ax_ = None
+        if ax is None:
+            figure = plt.figure(figsize=((4.6 if wide else 4.0) * n_cols, 3.3 * n_rows), layout="constrained")
+            axes = figure.subplots(n_rows, n_cols, squeeze=False).astype(object)
+            for extra in axes.ravel()[n_panels:]:
+                figure.delaxes(extra)
+            axes.ravel()[n_panels:] = None
+            return figure, axes
+        if isinstance(ax, Axes):
+            figure = ax.figure
+            constrain(figure, [ax])
+            if n_panels == 1:
+                return figure, np.array([[ax]], dtype=object)
+            if ax.get_subplotspec() is None:
+                raise ValueError(
+                    f"The 'ax' parameter of ALEDisplay.plot is a single Axes without a grid position; "
+                    f"{n_panels} panels need an array of {n_panels} Axes."
+                )
+            self.bounding_ax_ = ax
+            if figure.axes == [ax]:
+                # The figure is only this Axes: lay the panels out on the whole figure (a nested
+                # grid is laid out badly by matplotlib < 3.9's constrained layout).
+                figure.delaxes(ax)
+                width, height = figure.get_size_inches()
+                figure.set_size_inches(max(width, (4.6 if wide else 4.0) * n_cols), max(height, 3.3 * n_rows))
+                axes = figure.subplots(n_rows, n_cols, squeeze=False).astype(object)
+                for extra in axes.ravel()[n_panels:]:
+                    figure.delaxes(extra)
+                axes.ravel()[n_panels:] = None
+                return figure, axes
+            ax.set_axis_off()
+            spec = GridSpecFromSubplotSpec(n_rows, n_cols, subplot_spec=ax.get_subplotspec())
+            axes = np.full((n_rows, n_cols), None, dtype=object)
+            for i, cell in zip(range(n_panels), spec):
+                axes.ravel()[i] = figure.add_subplot(cell)
+            return figure, axes
+        axes = np.asarray(ax, dtype=object)
+        if axes.size != n_panels or not all(isinstance(a, Axes) for a in axes.ravel()):
+            raise ValueError(
+                f"The 'ax' parameter of ALEDisplay.plot must be one Axes or {n_panels} Axes (one per "
+                f"panel). Got {axes.size} object(s) instead."
+            )
+        figure = axes.ravel()[0].figure
+        constrain(figure, list(axes.ravel()))
+        return figure, (axes if axes.ndim == 2 else axes.reshape(1, -1))
+
+    # ------------------------------------------------------------------ drawing
+
+    def plot(
+        self,
+        ax=None,
+        *,
+        n_cols: int = 3,
+        sharey: bool = True,
+        output: object = None,
+        line_kw: dict | None = None,
+        bar_kw: dict | None = None,
+        contour_kw: dict | None = None,
+        image_kw: dict | None = None,
+        band: str | None = "auto",
+        band_kw: dict | None = None,
+        rug: bool = True,
+        deciles: bool = False,
+        **kwargs,
+    ) -> "ALEDisplay":
+        """Draw the panels; returns ``self``.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes or array of Axes, optional
+            None: a new figure (constrained layout).  One Axes: split into
+            the panels (as scikit-learn does; when it is the figure's only
+            Axes, it is removed and the panels fill the figure, grown to
+            give each panel room).  An array:
+            one Axes per panel.
+            A figure whose only Axes are the ones given, and that has no
+            layout engine, is switched to constrained layout, so that no
+            label is cut when it is saved.
+        n_cols : int, default 3
+            Panels per row.
+        sharey : bool, default True
+            One y range for all curves and bars, one colour scale for all
+            surfaces.
+        output : label or list, optional
+            Draw only these model outputs (all by default).
+        line_kw, bar_kw : dict, optional
+            Keywords of ``Axes.plot`` (curves) and ``Axes.bar`` (bars),
+            merged over the defaults and over ``**kwargs``.
+        contour_kw, image_kw : dict, optional
+            Keywords of ``Axes.contour`` (contour lines; ``levels=[]`` draws
+            none) and ``Axes.pcolormesh`` (the surface: ``cmap``, ``norm``, ...).
+        band : {"auto", "ci", "heterogeneity", None}, default "auto"
+            Shade ``ci_low``..``ci_high`` ("ci"), or effect +- ``heterogeneity``;
+            "auto" shades the interval when the results have one.
+        band_kw : dict, optional
+            Keywords of ``fill_between`` (curves) or ``errorbar`` (bars).
+        rug : bool, default True
+            Ticks at the data's values under each curve (at most 1000,
+            evenly spaced in rank), when the data are known.
+        deciles : bool, default False
+            Ticks at the data's deciles (scikit-learn's ``mquantiles``), on
+            both axes of a surface.
+        **kwargs
+            Matplotlib keywords for the curves and bars (``color``,
+            ``label``, ``linestyle``, ``alpha``, ...).
+
+        Returns
+        -------
+        ALEDisplay
+        """
+        from matplotlib.colors import CenteredNorm
+
+        if isinstance(n_cols, bool) or not isinstance(n_cols, numbers.Integral) or n_cols < 1:
+            raise ValueError(f"The 'n_cols' parameter of ALEDisplay.plot must be an int >= 1. Got {n_cols!r} instead.")
+        if band not in _BANDS:
+            raise ValueError(f"The 'band' parameter of ALEDisplay.plot must be one of {list(_BANDS)!r}. "
+                             f"Got {band!r} instead.")
+        band = self._band(band)
+        panels = self._panels(output)
+        wide = any(len(r.features) == 2 for r, _ in panels)
+        self.figure_, self.axes_ = self._axes(ax, len(panels), n_cols, wide)
+        shape = self.axes_.shape
+        for name in ("lines_", "bars_", "bands_", "images_", "contours_", "contour_labels_", "colorbars_",
+                     "empty_cells_", "rugs_", "deciles_vlines_", "deciles_hlines_"):
+            setattr(self, name, np.full(shape, None, dtype=object))
+        limits = _shared_limits(panels, band) if sharey else None
+        spread = _shared_spread(panels) if sharey else None
+        for index, (result, outputs) in enumerate(panels):
+            where = np.unravel_index(index, shape)
+            axis = self.axes_[where]
+            if len(result.features) == 2:
+                position, name = outputs[0]
+                half = spread if spread is not None else _spread(result, position)
+                decile_pair = (self._decile(result.features[0], deciles), self._decile(result.features[1], deciles))
+                drawn = draw_surface(axis, result, position, name, norm=CenteredNorm(0.0, half or 1.0),
+                                     image_kw=image_kw, contour_kw=contour_kw, deciles=decile_pair,
+                                     titled=len(result.outputs) > 1)
+                self.images_[where], self.contours_[where] = drawn["images"], drawn["contours"]
+                self.contour_labels_[where], self.colorbars_[where] = drawn["contour_labels"], drawn["colorbar"]
+                self.empty_cells_[where] = drawn["empty_cells"]
+                self.deciles_vlines_[where] = drawn["deciles"][0] if drawn["deciles"] else None
+                self.deciles_hlines_[where] = drawn["deciles"][-1] if len(drawn["deciles"]) > 1 else None
+                continue
+            if result.kind == "categorical":
+                drawn = draw_bars(axis, result, outputs, bar_kw=bar_kw, band=band, band_kw=band_kw, kwargs=kwargs)
+                self.bars_[where] = drawn["bars"]
+            else:
+                name = result.features[0]
+                rug_values = self.feature_values.get(name, (None, None))[0]
+                drawn = draw_curve(axis, result, outputs, line_kw=line_kw, band=band, band_kw=band_kw,
+                                   rug_values=rug_values, deciles=self._decile(name, deciles), rug=rug,
+                                   kwargs=kwargs)
+                self.lines_[where], self.rugs_[where] = drawn["lines"], drawn["rug"]
+                self.deciles_vlines_[where] = drawn["deciles"]
+            self.bands_[where] = drawn["bands"]
+            if limits is not None:
+                axis.set_ylim(*limits)
+                left = np.unravel_index(index - 1, shape) if where[1] > 0 else None
+                if left is not None and len(panels[index - 1][0].features) == 1:
+                    axis.set_ylabel("")
+        return self
+
+    def _band(self, band):
+        if band == "auto":
+            has = all(getattr(r, "ci_low", None) is not None for r in self.results)
+            return "ci" if has else None
+        if band is not None:
+            needed = ("ci_low", "ci_high") if band == "ci" else ("heterogeneity",)
+            lacking = [r.features for r in self.results
+                       if any(getattr(r, attr, None) is None for attr in needed)]
+            if lacking:
+                raise ValueError(
+                    f"The 'band' parameter of ALEDisplay.plot is {band!r}, but the effects of "
+                    f"{lacking!r} have no {' or '.join(needed)}."
+                )
+        return band
+
+    def _decile(self, name, wanted: bool):
+        if not wanted or name not in self.feature_values:
+            return None
+        return self.feature_values[name][1]
+
+
+def _shared_limits(panels, band):
+    """One y range over every curve and bar panel (bands included), padded."""
+    low, high = np.inf, -np.inf
+    for result, outputs in panels:
+        if len(result.features) == 2:
+            continue
+        for position, _ in outputs:
+            values = [np.asarray(result.effects)[:, position]]
+            limits = band_limits(result, band, position)
+            if limits is not None:
+                values += list(limits)
+            stacked = np.concatenate([np.ravel(v) for v in values]).astype(float)
+            low, high = min(low, np.nanmin(stacked), 0.0), max(high, np.nanmax(stacked), 0.0)
+    if not np.isfinite(low):
+        return None
+    pad = (high - low) * 0.06 or 1.0
+    return low - 1.5 * pad, high + pad
+
+
+def _spread(result, position) -> float:
+    return float(np.nanmax(np.abs(np.asarray(result.effects, dtype=float)[..., position])))
+
+
+def _shared_spread(panels):
+    spreads = [_spread(r, outputs[0][0]) for r, outputs in panels if len(r.features) == 2]
+    return max(spreads) if spreads else None

@@ -1,0 +1,237 @@
+"""Drawing one panel of an :class:`~pyale.ALEDisplay`: a curve, bars, or a surface.
+
+Each function draws into one matplotlib Axes and returns the artists it
+made; :mod:`pyale._plot.display` lays the panels out and keeps the artists.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["constrain", "label_contours", "draw_curve", "draw_bars", "draw_surface", "band_limits", "level_ticks", "effect_label"]
+
+# Level names longer than this, or many levels, are rotated and right-aligned.
+_FLAT_LABEL_CHARS = 30
+
+
+def constrain(figure, given: list) -> None:
+    """Constrained layout for a figure that holds only the Axes given and has no layout engine.
+
+    Then no label is cut when the figure is saved; a figure with other Axes
+    or its own layout is left as it is.
+    """
+    if figure.get_layout_engine() is None and set(map(id, figure.axes)) <= set(map(id, given)):
+        figure.set_layout_engine("constrained")
+
+
+def label_contours(ax, contours, x_range, y_range, *, fmt, fontsize=7, margin=0.08):
+    """Label each contour line where it is farthest from the frame and from the other labels.
+
+    matplotlib's own placement may put a label on the frame, where half of
+    it sticks out (and is cut at the figure's edge), or pile labels up where
+    lines crowd.  Here each line gets its label at the point with the most
+    room (distance, as a fraction of the axes, to the frame and to labels
+    already placed); a line with less than ``margin`` room anywhere stays
+    unlabelled.
+    """
+    (x0, x1), (y0, y1) = x_range, y_range
+    placed, points = [], []
+    for segments in contours.allsegs:
+        best, where = margin, None
+        for segment in segments:
+            if len(segment) == 0:
+                continue
+            fx, fy = (segment[:, 0] - x0) / (x1 - x0), (segment[:, 1] - y0) / (y1 - y0)
+            room = np.minimum.reduce([fx, 1 - fx, fy, 1 - fy])
+            for px, py in placed:
+                room = np.minimum(room, np.hypot(fx - px, fy - py))
+            k = int(np.argmax(room))
+            if room[k] > best:
+                best, where = room[k], (segment[k], (fx[k], fy[k]))
+        if where is not None:
+            points.append(tuple(where[0]))
+            placed.append(where[1])
+    if not points:
+        return []
+    # Each point lies on its own line, so the nearest line is the one meant; all levels are
+    # passed because matplotlib 3.8 mis-indexes a subset of levels with manual points.
+    return ax.clabel(contours, contours.levels, inline=True, fontsize=fontsize, fmt=fmt, manual=points)
+
+
+def effect_label(output: object) -> str:
+    """The y-axis (or colour bar) label of one output."""
+    return f"ALE of {output}"
+
+
+def _merge(defaults: dict, *overrides: dict | None) -> dict:
+    out = dict(defaults)
+    for extra in overrides:
+        if extra:
+            out.update(extra)
+    return out
+
+
+def band_limits(result, band: str | None, output: int):
+    """Lower and upper edge of the band around output ``output``'s effect, or None."""
+    if band is None:
+        return None
+    effect = np.asarray(result.effects)[..., output]
+    if band == "ci":
+        low, high = getattr(result, "ci_low", None), getattr(result, "ci_high", None)
+        if low is None or high is None:
+            return None
+        return np.asarray(low)[..., output], np.asarray(high)[..., output]
+    spread = getattr(result, "heterogeneity", None)
+    if spread is None:
+        return None
+    spread = np.asarray(spread)[..., output]
+    return effect - spread, effect + spread
+
+
+def _label(base: str | None, output: object, several: bool) -> str:
+    if base is None:
+        return str(output)
+    return f"{base} ({output})" if several else base
+
+
+def draw_curve(ax, result, outputs, *, line_kw, band, band_kw, rug_values, deciles, rug, kwargs):
+    """A numeric feature: one line per output, bands, rug or decile ticks."""
+    from matplotlib import transforms
+
+    grid = np.asarray(result.grid[0], dtype=float)
+    several = len(outputs) > 1
+    drawn = {"lines": [], "bands": [], "rug": None, "deciles": None}
+    ax.axhline(0.0, color="0.75", linewidth=0.8, zorder=0)
+    user = _merge(kwargs, line_kw)
+    for position, name in outputs:
+        style = _merge({"linewidth": 1.8}, user)
+        style["label"] = _label(user.get("label"), name, several)
+        (line,) = ax.plot(grid, np.asarray(result.effects)[:, position], **style)
+        drawn["lines"].append(line)
+        limits = band_limits(result, band, position)
+        if limits is not None:
+            fill = _merge({"color": line.get_color(), "alpha": 0.2, "linewidth": 0}, band_kw)
+            drawn["bands"].append(ax.fill_between(grid, limits[0], limits[1], **fill))
+    bottom = transforms.blended_transform_factory(ax.transData, ax.transAxes)
+    if rug and rug_values is not None:
+        drawn["rug"] = ax.vlines(rug_values, 0.0, 0.03, transform=bottom, color="black",
+                                 alpha=0.25, linewidth=0.6)
+    if deciles is not None:
+        drawn["deciles"] = ax.vlines(deciles, 0.0, 0.05, transform=bottom, color="black", linewidth=1.0)
+    ax.set_xlabel(str(result.features[0]))
+    ax.set_ylabel(effect_label(outputs[0][1]) if not several else "ALE")
+    if several or "label" in user:
+        ax.legend(title="output" if several and "label" not in user else None, fontsize="small")
+    return drawn
+
+
+def level_ticks(ax, positions, labels, axis: str = "x") -> None:
+    """Level names as tick labels, whole: rotated and right-aligned when long or many."""
+    text = [str(v) for v in labels]
+    setter = ax.set_xticks if axis == "x" else ax.set_yticks
+    setter(positions)
+    (ax.set_xticklabels if axis == "x" else ax.set_yticklabels)(text)
+    if axis == "x" and (sum(len(t) + 1 for t in text) > _FLAT_LABEL_CHARS or max(map(len, text)) > 12):
+        for tick in ax.get_xticklabels():
+            tick.set_rotation(40)
+            tick.set_horizontalalignment("right")
+            tick.set_rotation_mode("anchor")
+
+
+def draw_bars(ax, result, outputs, *, bar_kw, band, band_kw, kwargs):
+    """A categorical feature: bars per level (grouped by output), error bars for bands."""
+    levels = list(result.grid[0])
+    positions = np.arange(len(levels), dtype=float)
+    several = len(outputs) > 1
+    width = 0.8 / len(outputs)
+    drawn = {"bars": [], "bands": []}
+    ax.axhline(0.0, color="black", linewidth=0.8, zorder=0)
+    user = _merge(kwargs, bar_kw)
+    for slot, (position, name) in enumerate(outputs):
+        where = positions + (slot - (len(outputs) - 1) / 2) * width
+        style = _merge({"width": width}, user)
+        style["label"] = _label(user.get("label"), name, several)
+        values = np.asarray(result.effects)[:, position]
+        bars = ax.bar(where, values, **style)
+        drawn["bars"].append(bars)
+        limits = band_limits(result, band, position)
+        if limits is not None:
+            err = np.vstack([values - limits[0], limits[1] - values])
+            style = _merge({"fmt": "none", "ecolor": "black", "elinewidth": 1.0, "capsize": 3}, band_kw)
+            drawn["bands"].append(ax.errorbar(where, values, yerr=err, **style))
+    level_ticks(ax, positions, levels)
+    ax.set_xlim(-0.6, len(levels) - 0.4)
+    ax.set_xlabel(str(result.features[0]))
+    ax.set_ylabel(effect_label(outputs[0][1]) if not several else "ALE")
+    if several or "label" in user:
+        ax.legend(title="output" if several and "label" not in user else None, fontsize="small")
+    return drawn
+
+
+def _contour_levels(z: np.ndarray, count: int = 7) -> np.ndarray:
+    from matplotlib.ticker import MaxNLocator
+
+    low, high = float(np.nanmin(z)), float(np.nanmax(z))
+    if not low < high:
+        return np.array([])
+    levels = MaxNLocator(count).tick_values(low, high)
+    return levels[(levels > low) & (levels < high)]
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.3g}"
+
+
+def draw_surface(ax, result, position, name, *, norm, image_kw, contour_kw, deciles, titled):
+    """A pair: filled surface on the grid with a colour bar, labelled contours, hatched empty cells."""
+    from matplotlib import transforms
+    from matplotlib.patches import Rectangle
+
+    figure = ax.figure
+    z = np.asarray(result.effects, dtype=float)[..., position]
+    categorical = result.kind.startswith("categorical")
+    edges2 = np.asarray(result.grid[1], dtype=float)
+    style = _merge({"cmap": "RdBu_r", "norm": norm, "shading": "gouraud", "rasterized": True}, image_kw)
+    drawn = {"images": [], "contours": None, "contour_labels": [], "empty_cells": [], "colorbar": None,
+             "deciles": []}
+    if categorical:
+        levels = list(result.grid[0])
+        for i in range(len(levels)):
+            column = np.vstack([z[i], z[i]]).T
+            drawn["images"].append(ax.pcolormesh([i - 0.4, i + 0.4], edges2, column, **style))
+        level_ticks(ax, np.arange(len(levels)), levels)
+        ax.set_xlim(-0.6, len(levels) - 0.4)
+        cells = [(i - 0.4, 0.8) for i in range(len(levels))]
+    else:
+        edges1 = np.asarray(result.grid[0], dtype=float)
+        drawn["images"].append(ax.pcolormesh(edges1, edges2, z.T, **style))
+        levels = _contour_levels(z)
+        lines = _merge({"colors": "black", "linewidths": 0.6, "levels": levels}, contour_kw)
+        if np.size(lines["levels"]):
+            drawn["contours"] = ax.contour(edges1, edges2, z.T, **lines)
+            drawn["contour_labels"] = label_contours(ax, drawn["contours"], (edges1[0], edges1[-1]),
+                                                     (edges2[0], edges2[-1]), fmt=_fmt)
+        cells = [(edges1[i], edges1[i + 1] - edges1[i]) for i in range(len(edges1) - 1)]
+        ax.set_xlim(edges1[0], edges1[-1])
+    ax.set_ylim(edges2[0], edges2[-1])
+    counts = np.asarray(result.counts)
+    for i, j in np.argwhere(counts == 0):
+        left, width = cells[i]
+        patch = Rectangle((left, edges2[j]), width, edges2[j + 1] - edges2[j], fill=False, hatch="/",
+                          edgecolor="0.55", linewidth=0)
+        ax.add_patch(patch)
+        drawn["empty_cells"].append(patch)
+    if deciles is not None:
+        first, second = deciles
+        if first is not None and not categorical:
+            bottom = transforms.blended_transform_factory(ax.transData, ax.transAxes)
+            drawn["deciles"].append(ax.vlines(first, 0.0, 0.05, transform=bottom, color="black"))
+        if second is not None:
+            left = transforms.blended_transform_factory(ax.transAxes, ax.transData)
+            drawn["deciles"].append(ax.hlines(second, 0.0, 0.05, transform=left, color="black"))
+    drawn["colorbar"] = figure.colorbar(drawn["images"][0], ax=ax, label=effect_label(name))
+    ax.set_xlabel(str(result.features[0]))
+    ax.set_ylabel(str(result.features[1]))
+    if titled:
+        ax.set_title(str(name))
+    return drawn

@@ -1,0 +1,51 @@
+"""``ALEResults``: the list :func:`pyale.ale` returns for a list of features, with ``plot()``."""
+
+from __future__ import annotations
+
+from . import _present
+
+__all__ = ["ALEResults"]
+
+
+class ALEResults(list):
+    """A list of :class:`~pyale.ALEResult`, one per requested feature or pair.
+
+    It is a plain ``list`` (index it, iterate it, ``len`` it) that can also
+    draw itself: :meth:`plot` is :meth:`pyale.ALEDisplay.from_results`.
+    """
+
+    def plot(self, ax=None, **kwargs):
+        """Draw every effect in one figure; returns an :class:`~pyale.ALEDisplay`.
+
+        Keywords are those of :meth:`pyale.ALEDisplay.plot` (``n_cols``,
+        ``sharey``, ``line_kw``, ``color``, ...) and ``X=`` for rug ticks.
+        """
+        from ._plot.display import ALEDisplay
+
+        return ALEDisplay.from_results(list(self), ax=ax, **kwargs)
+
+    def equals(self, other: object, *, rtol: float = 0.0, atol: float = 0.0) -> bool:
+        """Whether ``other`` holds equal results in the same order (see :meth:`ALEResult.equals`)."""
+        return (
+            isinstance(other, list) and len(other) == len(self)
+            and all(a.equals(b, rtol=rtol, atol=atol) for a, b in zip(self, other))
+        )
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            "<tr>" + "".join(f"<td>{_present.html.escape(str(v))}</td>" for v in _present.summary(r).values())
+            + "</tr>"
+            for r in self
+        )
+        head = "".join(f"<th>{k}</th>" for k in _present.summary(self[0])) if self else ""
+        columns = min(3, max(len(self), 1))
+        rows_of_panels = -(-sum(len(r.outputs) if len(r.features) == 2 else 1 for r in self) // columns)
+
+        def draw(ax):
+            self.plot(ax=ax)
+
+        picture = ""
+        if self:
+            png = _present.png_of(draw, size=(4.2 * columns, 3.2 * rows_of_panels))
+            picture = f"<img src='data:image/png;base64,{png}'/>"
+        return f"<div><table><tr>{head}</tr>{rows}</table>{picture}</div>"

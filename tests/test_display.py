@@ -1,0 +1,371 @@
+"""ALEDisplay and the pictures of every front-end: artists, keywords, and no label cut when saved."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.text import Text  # noqa: E402
+from numpy.testing import assert_allclose, assert_array_equal  # noqa: E402
+
+import pyale  # noqa: E402
+from pyale import ALEDisplay, ALEResult, ale  # noqa: E402
+
+LONG_LEVELS = ["professional", "blue collar worker", "white collar office", "self-employed"]
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+def frame(n=400, seed=5):
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({
+        "age": rng.uniform(20, 70, n),
+        "income": rng.gamma(2.0, 20.0, n),
+        "job": pd.Categorical(rng.choice(LONG_LEVELS, n), categories=LONG_LEVELS),
+    })
+
+
+def model(d):
+    return 0.02 * d["age"] * np.log1p(d["income"]) + (d["job"] == "professional") * 0.01 * d["income"]
+
+
+def three_classes(d):
+    """Softmax of three scores: a classifier's probabilities, columns named by class."""
+    scores = np.column_stack([0.05 * d["age"], 0.03 * d["income"], 1.0 + (d["job"] == "self-employed")])
+    expo = np.exp(scores - scores.max(axis=1, keepdims=True))
+    return pd.DataFrame(expo / expo.sum(axis=1, keepdims=True), columns=["low", "mid", "high"])
+
+
+def assert_no_text_cut(figure):
+    """Every drawn text lies inside the figure, so a saved figure shows it whole."""
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    box = figure.bbox
+    inside = lambda e: e.x0 >= box.x0 - 0.5 and e.y0 >= box.y0 - 0.5 and e.x1 <= box.x1 + 0.5 and e.y1 <= box.y1 + 0.5  # noqa: E731
+    checked = 0
+    for ax in figure.axes:
+        if ax.get_visible() and ax.axison:
+            assert inside(ax.get_tightbbox(renderer)), f"axes {ax.get_label()!r} reaches outside the figure"
+        for axis in (ax.xaxis, ax.yaxis):  # tick labels that are drawn (inside the view)
+            low, high = sorted(axis.get_view_interval())
+            for tick in axis.get_major_ticks():
+                for label in (tick.label1, tick.label2):
+                    if low <= tick.get_loc() <= high and label.get_visible() and label.get_text():
+                        assert inside(label.get_window_extent(renderer)), label.get_text()
+                        checked += 1
+    tick_labels = {id(label) for ax in figure.axes for a in (ax.xaxis, ax.yaxis) for t in a.get_major_ticks()
+                   for label in (t.label1, t.label2)}
+    for text in figure.findobj(Text):
+        if id(text) in tick_labels or not text.get_visible() or not text.get_text().strip():
+            continue
+        assert inside(text.get_window_extent(renderer)), f"text {text.get_text()!r} is cut"
+        checked += 1
+    assert checked > 0
+
+
+# ------------------------------------------------------------------ what is drawn
+
+
+def test_from_estimator_draws_curves_bars_and_surfaces():
+    X = frame()
+    display = ALEDisplay.from_estimator(model, X, ["age", "income", "job", ("age", "income"), ("job", "age")],
+                                        n_intervals=8, deciles=True)
+    results = display.results
+    assert display.axes_.shape == (2, 3) and display.axes_[1, 2] is None
+    line = display.lines_[0, 0][0]
+    assert_array_equal(line.get_xdata(), results[0].grid[0])
+    assert_array_equal(line.get_ydata(), results[0].effects[:, 0])
+    heights = [bar.get_height() for bar in display.bars_[0, 2][0]]
+    assert_allclose(heights, results[2].effects[:, 0], rtol=0)
+    assert [t.get_text() for t in display.axes_[0, 2].get_xticklabels()] == list(results[2].grid[0])
+    assert display.axes_[0, 0].get_xlabel() == "age" and display.axes_[0, 0].get_ylabel() == "ALE of yhat"
+    # the surface sits on the grid edges, with a colour bar and labelled contours
+    mesh = display.images_[1, 0][0]
+    assert_allclose(np.asarray(mesh.get_array()).ravel(), results[3].effects[..., 0].T.ravel(), rtol=0)
+    assert display.colorbars_[1, 0].ax.get_ylabel() == "ALE of yhat"
+    assert display.contours_[1, 0] is not None and len(display.contour_labels_[1, 0]) > 0
+    assert display.axes_[1, 0].get_xlim() == (results[3].grid[0][0], results[3].grid[0][-1])
+    # categorical x numeric: one column of colour per level, level names as ticks
+    assert len(display.images_[1, 1]) == len(LONG_LEVELS)
+    assert display.colorbars_[1, 1] is not None
+    # deciles as scikit-learn computes them, on both axes of a surface
+    from scipy.stats.mstats import mquantiles
+
+    expected = mquantiles(X["age"], prob=np.arange(0.1, 1.0, 0.1))
+    segments = display.deciles_vlines_[0, 0].get_segments()
+    assert_allclose([s[0][0] for s in segments], expected, rtol=0)
+    assert display.deciles_hlines_[1, 0] is not None
+
+
+def test_rug_shows_the_data_and_sharey_gives_one_range():
+    X = frame()
+    display = ALEDisplay.from_estimator(model, X, ["age", "income", "job"], n_intervals=6)
+    segments = display.rugs_[0, 0].get_segments()
+    assert_allclose(sorted(s[0][0] for s in segments), np.unique(X["age"]), rtol=0)
+    limits = {display.axes_[0, i].get_ylim() for i in range(3)}
+    assert len(limits) == 1
+    low, high = limits.pop()
+    values = np.concatenate([r.effects.ravel() for r in display.results])
+    assert low < values.min() and high > values.max()  # margins: nothing touches the frame
+    alone = ALEDisplay.from_estimator(model, X, ["age", "income"], n_intervals=6, sharey=False)
+    assert alone.axes_[0, 0].get_ylim() != alone.axes_[0, 1].get_ylim()
+
+
+def test_rug_of_large_data_is_at_most_a_thousand_ticks_in_rank_order():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.normal(size=20_000), "b": rng.normal(size=20_000)})
+    display = ALEDisplay.from_estimator(lambda d: d["a"] ** 2 + d["b"], X, ["a"], n_intervals=5)
+    ticks = np.array(sorted(s[0][0] for s in display.rugs_[0, 0].get_segments()))
+    assert 900 <= ticks.size <= 1000 and set(ticks) <= set(X["a"])
+    assert ticks[0] == X["a"].min() and ticks[-1] == X["a"].max()
+
+
+def test_classifier_draws_every_class_named():
+    X = frame()
+    display = ALEDisplay.from_estimator(three_classes, X, ["age", "job", ("age", "income")], n_intervals=5)
+    lines = display.lines_[0, 0]
+    assert [line.get_label() for line in lines] == ["low", "mid", "high"]
+    legend = display.axes_[0, 0].get_legend()
+    assert [t.get_text() for t in legend.get_texts()] == ["low", "mid", "high"]
+    assert len(display.bars_[0, 1]) == 3
+    # one surface panel per class, each titled and with its colour bar
+    titles = [display.axes_.ravel()[i].get_title() for i in (2, 3, 4)]
+    assert titles == ["low", "mid", "high"]
+    assert all(display.colorbars_.ravel()[i].ax.get_ylabel() == f"ALE of {c}" for i, c in zip((2, 3, 4), titles))
+    pair = display.results[2]
+    for k, i in enumerate((2, 3, 4)):
+        mesh = display.images_.ravel()[i][0]
+        assert_allclose(np.asarray(mesh.get_array()).ravel(), pair.effects[..., k].T.ravel(), rtol=0)
+
+
+def test_output_selects_classes():
+    X = frame()
+    result = ale(three_classes, X, ("age", "income"), n_intervals=4)
+    display = result.plot(output="mid")
+    assert display.axes_.size == 1 and display.axes_[0, 0].get_title() == "mid"
+    with pytest.raises(ValueError, match=re.escape("The 'output' parameter of ALEDisplay.plot names outputs "
+                                                   "['nope'] that the effect of ('age', 'income') lacks")):
+        result.plot(output="nope")
+
+
+def test_label_color_and_keyword_dicts_work():
+    X = frame()
+    fig, ax = plt.subplots()
+    result = ale(model, X, "age", n_intervals=5)
+    display = result.plot(ax=ax, label="ALE", color="red")  # failed before: 'multiple values for label'
+    line = display.lines_[0, 0][0]
+    assert line.get_label() == "ALE" and line.get_color() == "red"
+    assert display.axes_[0, 0] is ax and [t.get_text() for t in ax.get_legend().get_texts()] == ["ALE"]
+    styled = result.plot(line_kw={"linestyle": "--", "linewidth": 3}, color="green")
+    assert styled.lines_[0, 0][0].get_linestyle() == "--" and styled.lines_[0, 0][0].get_linewidth() == 3
+    bars = ale(model, X, "job").plot(bar_kw={"color": "purple"}, label="job effect")
+    assert all(matplotlib.colors.same_color(b.get_facecolor(), "purple") for b in bars.bars_[0, 0][0])
+    pair = ale(model, X, ("age", "income"), n_intervals=4).plot(image_kw={"cmap": "viridis"},
+                                                                  contour_kw={"levels": []})
+    assert pair.images_[0, 0][0].get_cmap().name == "viridis" and pair.contours_[0, 0] is None
+    # the R-shaped picture takes color= too (it clashed with its own default before)
+    r_bars = pyale.ALEPlot(X, None, lambda m, d: model(d), J="job", plot=False).plot(color="orange")
+    assert matplotlib.colors.same_color(r_bars.bars_[0].get_facecolor(), "orange")
+
+
+def test_one_axes_is_split_into_panels_and_wrong_axes_are_refused():
+    X = frame()
+    results = ale(model, X, ["age", "income", "job"], n_intervals=4)
+    assert isinstance(results, pyale.ALEResults) and isinstance(results, list)
+    fig, (ax, other) = plt.subplots(2, 1, figsize=(9, 6))
+    display = results.plot(ax=ax, n_cols=3)
+    assert display.bounding_ax_ is ax and not ax.axison and display.axes_.shape == (1, 3)
+    assert other in fig.axes and len(fig.axes) == 5
+    fig, ax = plt.subplots(figsize=(9, 3))  # the figure's only Axes: the panels take its place
+    display = results.plot(ax=ax, n_cols=2)
+    assert display.bounding_ax_ is ax and ax not in fig.axes and display.axes_.shape == (2, 2)
+    assert list(fig.axes) == list(display.axes_.ravel()[:3])
+    _, axes = plt.subplots(1, 3)
+    given = results.plot(ax=axes)
+    assert list(given.axes_.ravel()) == list(axes)
+    _, two = plt.subplots(1, 2)
+    with pytest.raises(ValueError, match=re.escape("The 'ax' parameter of ALEDisplay.plot must be one Axes or 3 "
+                                                   "Axes (one per panel). Got 2 object(s) instead.")):
+        results.plot(ax=two)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Banded(ALEResult):
+    """An ALEResult with the bands issue 12 adds (arrays of the shape of effects)."""
+
+    ci_low: np.ndarray | None = None
+    ci_high: np.ndarray | None = None
+    heterogeneity: np.ndarray | None = None
+
+
+def banded(result, scale=0.1):
+    spread = scale * (1 + np.abs(result.effects))
+    fields = {f: getattr(result, f) for f in result.__dataclass_fields__}
+    return Banded(**fields, ci_low=result.effects - spread, ci_high=result.effects + spread,
+                  heterogeneity=2 * spread)
+
+
+def test_bands_from_intervals_and_heterogeneity():
+    X = frame()
+    curve, bars = (banded(r) for r in ale(model, X, ["age", "job"], n_intervals=5))
+    display = ALEDisplay.from_results([curve, bars])  # "auto": intervals when present
+    band = display.bands_[0, 0][0]
+    vertices = band.get_paths()[0].vertices
+    assert_allclose(vertices[:, 1].min(), curve.ci_low.min(), rtol=1e-12)
+    assert_allclose(vertices[:, 1].max(), curve.ci_high.max(), rtol=1e-12)
+    errors = display.bands_[0, 1][0]
+    segments = errors.lines[2][0].get_segments()
+    assert_allclose([s[0][1] for s in segments], bars.ci_low[:, 0], rtol=1e-12)
+    spread = ALEDisplay.from_results([curve], band="heterogeneity").bands_[0, 0][0].get_paths()[0].vertices
+    assert_allclose(spread[:, 1].max(), (curve.effects + curve.heterogeneity).max(), rtol=1e-12)
+    assert ALEDisplay.from_results([curve], band=None).bands_[0, 0] == []
+    plain = ale(model, X, "age", n_intervals=5)
+    assert ALEDisplay.from_results([plain]).bands_[0, 0] == []
+    with pytest.raises(ValueError, match=re.escape("The 'band' parameter of ALEDisplay.plot is 'heterogeneity', "
+                                                   "but the effects of [('age',)] have no heterogeneity.")):
+        ALEDisplay.from_results([plain], band="heterogeneity")
+
+
+@pytest.mark.parametrize("bad, error, message", [
+    (dict(n_cols=0), ValueError, "The 'n_cols' parameter of ALEDisplay.plot must be an int >= 1. Got 0 instead."),
+    (dict(band="both"), ValueError, "The 'band' parameter of ALEDisplay.plot must be one of ['auto', 'ci', "
+                                    "'heterogeneity', None]. Got 'both' instead."),
+])
+def test_bad_plot_arguments(bad, error, message):
+    result = ale(model, frame(), "age", n_intervals=3)
+    with pytest.raises(error, match=re.escape(message)):
+        result.plot(**bad)
+
+
+def test_from_results_refuses_what_is_not_a_result():
+    with pytest.raises(TypeError, match=re.escape("The 'results' parameter of ALEDisplay must be an ALEResult or "
+                                                  "a list of them (what pyale.ale returns). Got ['dict'] instead.")):
+        ALEDisplay.from_results([{}])
+
+
+def test_long_level_names_are_rotated_and_right_aligned():
+    result = ale(model, frame(), "job")
+    ticks = result.plot().axes_[0, 0].get_xticklabels()
+    assert [t.get_text() for t in ticks] == list(result.grid[0]) and set(result.grid[0]) == set(LONG_LEVELS)
+    assert all(t.get_rotation() == 40 and t.get_horizontalalignment() == "right" for t in ticks)
+    short = ale(lambda d: (d["g"] == "b") * 1.0 + d["x"], pd.DataFrame({"g": list("abab") * 5, "x": np.arange(20.0)}),
+                "g").plot()
+    assert all(t.get_rotation() == 0 for t in short.axes_[0, 0].get_xticklabels())
+
+
+# ------------------------------------------------------------------ nothing cut when saved
+
+
+def _iml_pdp_ice():
+    X = frame(n=120)
+    predictor = pyale.Predictor(predict_function=model, data=X)
+    return pyale.FeatureEffect(predictor, "income", method="pdp+ice", grid_size=6).plot().figure_
+
+
+def _iml_grid():
+    X = frame(n=120)
+    predictor = pyale.Predictor(predict_function=model, data=X, y=np.zeros(120))
+    return pyale.FeatureEffects(predictor, grid_size=6).plot().figure_
+
+
+PICTURES = {
+    "numeric": lambda: ale(model, frame(), "age", n_intervals=8).plot().figure_,
+    "categorical long names": lambda: ale(model, frame(), "job").plot().figure_,
+    "pair with colour bar and contour labels": lambda: ale(model, frame(), ("age", "income"), n_intervals=8).plot().figure_,
+    "categorical x numeric pair": lambda: ale(model, frame(), ("job", "age"), n_intervals=6).plot().figure_,
+    "multi-class": lambda: ALEDisplay.from_estimator(three_classes, frame(), ["age", "job", ("age", "income")],
+                                                     n_intervals=5).figure_,
+    "split given axes": lambda: ale(three_classes, frame(), ("age", "income"), n_intervals=4).plot(
+        ax=plt.subplots(figsize=(6.4, 4.8))[1]).figure_,
+    "iml pdp+ice": _iml_pdp_ice,
+    "iml FeatureEffects grid": _iml_grid,
+    "ALEPlot numeric": lambda: pyale.ALEPlot(frame(), None, lambda m, d: model(d), J="age", K=8).display.figure_,
+    "ALEPlot categorical": lambda: pyale.ALEPlot(frame(), None, lambda m, d: model(d), J="job").display.figure_,
+    "ALEPlot pair": lambda: pyale.ALEPlot(frame(), None, lambda m, d: model(d), J=("age", "income"), K=8).display.figure_,
+    "PDPlot categorical pair": lambda: pyale.PDPlot(frame(), None, lambda m, d: model(d), J=("job", "age"), K=5).display.figure_,
+}
+
+
+@pytest.mark.parametrize("name", list(PICTURES))
+def test_no_label_is_cut_when_saved(name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no layout warnings either
+        figure = PICTURES[name]()
+        assert_no_text_cut(figure)
+
+
+def test_text_check_catches_a_cut_label():
+    """The check above fails on a figure whose rotated level names run off the bottom."""
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.bar(range(4), [1, 2, 3, 4])
+    ax.set_xticks(range(4), [name * 2 for name in LONG_LEVELS], rotation=90)
+    with pytest.raises(AssertionError):
+        assert_no_text_cut(fig)
+
+
+def test_iml_grid_title_and_margins():
+    X = frame(n=120)
+    predictor = pyale.Predictor(predict_function=model, data=X, y=np.zeros(120))
+    grid = pyale.FeatureEffects(predictor, features=["age", "income"], grid_size=6).plot()
+    assert grid.figure_._suptitle.get_text() == "ALE"  # was "ALE of .y"
+    values = np.concatenate([e.results[".value"] for e in grid.displays_.values() for e in [e.effect]])
+    low, high = grid.axes_["age"].get_ylim()
+    assert low < values.min() and high > values.max()
+
+
+# ------------------------------------------------------------------ results you can look at
+
+
+def test_results_have_short_repr_html_and_equals():
+    X = frame()
+    a = ale(model, X, ("age", "income"), n_intervals=6)
+    b = ale(model, X, ("age", "income"), n_intervals=6)
+    text = repr(a)
+    assert text.startswith("ALEResult(features=('age', 'income'), kind=numeric x numeric, grid points=7 x 7, ALE range=[")
+    assert "array(" not in text and len(text) < 250
+    assert (a == b) is False and (a == a) is True and a != b  # identity; never "truth value ... ambiguous"
+    assert a.equals(b) and not a.equals(ale(model, X, ("age", "income"), n_intervals=5))
+    nudged = ALEResult(**{**{f: getattr(a, f) for f in a.__dataclass_fields__}, "effects": a.effects * (1 + 1e-12)})
+    assert not a.equals(nudged) and a.equals(nudged, rtol=1e-10)
+    assert not a.equals("something else")
+    page = a._repr_html_()
+    assert "<table>" in page and "data:image/png;base64," in page and "numeric x numeric" in page
+    assert plt.get_fignums() == []  # the notebook view does not leave pyplot figures behind
+    r_shaped = pyale.ALEPlot(X, None, lambda m, d: model(d), J="job", plot=False)
+    assert repr(r_shaped).startswith("ALEPlotResult(feature='job', kind=categorical, K=4, grid points=4, f_values range=[")
+    assert r_shaped.equals(pyale.ALEPlot(X, None, lambda m, d: model(d), J="job", plot=False))
+    assert "data:image/png;base64," in r_shaped._repr_html_()
+    pd_result = pyale.PDPlot(X, None, lambda m, d: model(d), J="age", K=5, plot=False)
+    assert repr(pd_result).startswith("PDPlotResult(feature='age', kind=numeric, grid points=5, f_values range=[")
+    listed = ale(model, X, ["age", "job"], n_intervals=4)
+    assert listed.equals(ale(model, X, ["age", "job"], n_intervals=4))
+    assert "data:image/png;base64," in listed._repr_html_()
+
+
+def test_feature_effects_repr_html_and_equals():
+    X = frame(n=100)
+    predictor = pyale.Predictor(predict_function=three_classes, data=X)
+    effect = pyale.FeatureEffect(predictor, "age", grid_size=4)
+    assert repr(effect).startswith("FeatureEffect(feature='age', method='ale', grid_size=(4,), rows=15, value range=[")
+    assert repr(effect).endswith("outputs=low, mid, high)")
+    assert effect.equals(pyale.FeatureEffect(predictor, "age", grid_size=4))
+    assert not effect.equals(pyale.FeatureEffect(predictor, "age", grid_size=3))
+    assert (effect == pyale.FeatureEffect(predictor, "age", grid_size=4)) is False
+    assert "data:image/png;base64," in effect._repr_html_()
+    effects = pyale.FeatureEffects(predictor, features=["age", "job"], grid_size=4)
+    assert effects.equals(pyale.FeatureEffects(predictor, features=["age", "job"], grid_size=4))
+    assert "data:image/png;base64," in effects._repr_html_()
+    assert plt.get_fignums() == []
