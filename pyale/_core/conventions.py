@@ -1,0 +1,123 @@
+"""Whose numbers to reproduce: each reference package's rules as settings.
+
+One estimator serves every front-end; a :class:`Convention` says which grid
+rule, default grid size, pair layout and replicate treatment it uses.  The
+front-ends and ``pyale.ale(conventions=...)`` read these settings, and the
+documentation's conventions table is generated from :meth:`Convention.describe`,
+so the table and the code cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from .grid import aleplot_edges, iml_edges
+
+__all__ = ["Convention", "CONVENTIONS"]
+
+
+@dataclass(frozen=True)
+class Convention:
+    """The rules of one reference package.
+
+    Attributes
+    ----------
+    name : str
+        The value of ``conventions=``.
+    label : str
+        The package and version reproduced.
+    default_intervals : int
+        Intervals per numeric feature when none is given.
+    edges : callable
+        ``edges(values, n_intervals, integer=False) -> numpy.ndarray``.
+    imputation : str
+        Layout of the nearest-non-empty-cell search for pairs.
+    empty_user_intervals : str
+        What an interval of a user grid without rows contributes.
+    rules : dict
+        Row name -> plain-language statement of each rule (documentation).
+    """
+
+    name: str
+    label: str
+    default_intervals: int
+    edges: Callable[..., np.ndarray]
+    imputation: str
+    empty_user_intervals: str
+    rules: dict
+
+    def describe(self) -> dict:
+        """Row name -> text, for the documentation's conventions table."""
+        return dict(self.rules)
+
+
+def _aleplot(values, n_intervals, integer=False):
+    return aleplot_edges(values, n_intervals)
+
+
+def _iml(values, n_intervals, integer=False):
+    return iml_edges(values, n_intervals, integer=integer)
+
+
+_COMMON = {
+    "intervals": "right-closed (z[k-1], z[k]]; the minimum falls into the first interval",
+    "numeric local effect": "mean over the interval's rows of f(z[k]) - f(z[k-1]), other columns held",
+    "accumulation": "cumulative sum from 0 at the lowest edge",
+    "centring (numeric)": "subtract the count-weighted mean of the interval mid-values",
+    "categorical level order": (
+        "classical MDS (cmdscale, k = 1) of summed distances between levels: Kolmogorov-Smirnov "
+        "of numeric columns at their 100 type-7 quantiles, half the L1 distance of categorical "
+        "columns' frequency tables; an ordered categorical keeps its order"
+    ),
+    "categorical local effect": "rows moved one level up and one level down, both differences averaged per jump",
+    "centring (categorical)": "subtract the level-frequency-weighted mean",
+    "pairs": (
+        "second-order differences on the cell corners, mean per cell; first-order effects and a "
+        "count-weighted constant removed"
+    ),
+}
+
+CONVENTIONS: dict[str, Convention] = {
+    "aleplot": Convention(
+        name="aleplot",
+        label="ALEPlot 1.1",
+        default_intervals=40,
+        edges=_aleplot,
+        imputation="aleplot",
+        empty_user_intervals="error",
+        rules={
+            "grid": "c(min(x), quantile(x, seq(1/K, 1, length.out = K), type = 1)), repeats removed",
+            "default K": "40",
+            **_COMMON,
+            "empty pair cells": (
+                "nearest non-empty cell (yaImpute::ann, exact, ties as ANN's kd-tree), cell mid-points "
+                "scaled as ((a + b) / 2) / range, candidates in column-major order"
+            ),
+            "pairs accepted": "numeric x numeric, categorical x numeric (categorical first)",
+        },
+    ),
+    "iml": Convention(
+        name="iml",
+        label="iml 0.11.4",
+        default_intervals=20,
+        edges=_iml,
+        imputation="iml",
+        empty_user_intervals="zero",
+        rules={
+            "grid": (
+                "quantile(x, seq(0, 1, length.out = grid.size + 1), type = 1), rounded for integer "
+                "columns, repeats removed; user grid.points sorted and made unique"
+            ),
+            "default K": "20 (grid.size)",
+            **_COMMON,
+            "empty pair cells": (
+                "nearest non-empty cell (yaImpute::ann), cell mid-points scaled as (a + b) / (2 * range), "
+                "candidates along the second axis first"
+            ),
+            "pairs accepted": "numeric x numeric, categorical x numeric in either order",
+        },
+    ),
+}
