@@ -230,7 +230,7 @@ BAD = [
     (["run", "--data", "{in}/grunfeld.csv", "--model", "{in}/broken.pkl", "--features", "value",
       "--out", "{tmp}"], 1, "--model: could not load"),
     (["run", "--data", "{in}/grunfeld.csv", "--model", "{in}/dict.pkl", "--features", "value",
-      "--out", "{tmp}"], 1, "ALE of value: The 'model' parameter must be a fitted model"),
+      "--out", "{tmp}"], 1, "ALE of 'value': The 'model' parameter must be a fitted model"),
     (["run", "--data", "{in}/grunfeld.csv", "--model", "{in}/ols.pkl", "--features", "nosuch",
       "--out", "{tmp}"], 2, "--features: ['nosuch'] are not model input columns"),
     (["run", "--data", "{in}/grunfeld.csv", "--model", "{in}/ols.pkl", "--features", "a,b,c",

@@ -34,7 +34,9 @@ def test_r_problem_names_missing_rpy2_and_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "rpy2.robjects", None)  # `import rpy2.robjects` raises ImportError
     problem = _validate.r_problem(["aleplot"])
     assert problem.startswith("rpy2 is not installed")
-    assert 'pip install "pyale-r[r]"' in problem
+    assert 'pyale-r[r]' not in problem  # a distribution on no index
+    assert 'in the top folder of a clone of pyale\'s repository run `pip install ".[r]"`' in problem
+    assert "iml and yaImpute from CRAN, ALEPlot 1.1 from CRAN's archive" in problem
 
 
 def test_r_problem_names_a_missing_package(monkeypatch):

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 import time
 import warnings
@@ -50,6 +49,7 @@ from .inputs import (  # noqa: F401 - CommandError and the codes are part of thi
     _parse_features,
     _read_data,
     _read_model,
+    _response,
 )
 
 __all__ = ["main", "build_parser"]
@@ -222,12 +222,6 @@ def _output_dir(path: Path) -> Path:
     return path
 
 
-def _file_stem(*parts: object) -> str:
-    """A safe file name stem from labels: ``('ale', 'value')`` -> ``'ale_value'``."""
-    text = "_".join(str(p) for p in parts)
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "effect"
-
-
 def _new_axes():
     """A figure with one axes on matplotlib's Agg canvas (no pyplot, no window)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -244,7 +238,7 @@ def _write(out: Path, stem: str, frame, draw, title: str) -> list[Path]:
     frame.to_csv(csv_path, index=False)
     ax = _new_axes()
     draw(ax)
-    ax.set_title(title, fontsize=10)
+    ax.set_title(title.replace("$", r"\$"), fontsize=10)  # a '$' in a name must not start mathtext
     png_path = out / f"{stem}.png"
     ax.figure.savefig(png_path, dpi=100, bbox_inches="tight")
     return [csv_path, png_path]
@@ -300,6 +294,8 @@ def _demo_command(args) -> int:
 def _run_command(args) -> int:
     import pyale
 
+    from .files import effect_stems, feature_label
+
     start = time.perf_counter()
     data = _read_data(args.data)
     _progress(f"read {data.shape[0]} rows x {data.shape[1]} columns from {str(args.data)!r}")
@@ -307,64 +303,88 @@ def _run_command(args) -> int:
     _progress(f"loaded the model {type(model).__name__} from {str(args.model)!r}")
     X = _model_inputs(data, model, args.drop)
     features = _parse_features(args.features, X.columns)
+    response = _response(model, args.response)
     out = _output_dir(args.out)
+    names = [feature if isinstance(feature, tuple) else (feature,) for feature in features]
+    stems = effect_stems([("ale", n) for n in names])
 
     written: list[Path] = []
     rows = []
-    for number, feature in enumerate(features, start=1):
-        label = " x ".join(feature) if isinstance(feature, tuple) else feature
+    for number, (feature, stem) in enumerate(zip(features, stems), start=1):
+        label = feature_label(feature if isinstance(feature, tuple) else (feature,))
         _progress(f"[{number}/{len(features)}] ALE of {label} ({args.conventions} conventions)")
         try:
             result = pyale.ale(
                 model, X, feature, conventions=args.conventions, n_intervals=args.intervals,
-                response=args.response,
+                response=response,
             )
         except Exception as exc:  # noqa: BLE001 - reported with the feature it concerns
             if os.environ.get("PYALE_DEBUG"):
                 raise
             raise CommandError(f"ALE of {label}: {_describe(exc)}") from exc
         frame = result.to_frame()
-        stem = _file_stem("ale", *result.features)
-        title = f"ALE of {label} ({result.kind}, {args.conventions} conventions)"
+        title = f"ALE of {feature_label(result.features)} ({result.kind}, {args.conventions} conventions)"
         _print_table(title, frame)
         paths = _write(out, stem, frame, lambda ax: result.plot(ax=ax), title)
         written += paths
-        rows.append((label, result, frame, paths))
+        rows.append((result, paths))
         _progress(f"[{number}/{len(features)}] done after {time.perf_counter() - start:.1f} s")
 
     summary = out / "summary.md"
     summary.write_text(_run_summary(args, data, X, model, rows), encoding="utf-8")
     written.append(summary)
+    written.append(_run_manifest(out, args, rows, response))
     _report_files(out, written)
     return EXIT_OK
 
 
+def _intervals_text(args) -> str:
+    if args.intervals is not None:
+        return str(args.intervals)
+    return "40 (default)" if args.conventions == "aleplot" else "20 (default)"
+
+
 def _run_summary(args, data, X, model, rows) -> str:
     from .. import __version__
+    from .files import markdown_label
 
-    intervals = args.intervals if args.intervals is not None else (
-        "40 (default)" if args.conventions == "aleplot" else "20 (default)"
-    )
     lines = [
         "# pyale run",
         "",
         f"- pyale {__version__}",
         f"- data: `{args.data}` ({data.shape[0]} rows; model inputs {list(map(str, X.columns))})",
         f"- model: `{args.model}` ({type(model).__module__}.{type(model).__name__})",
-        f"- conventions: {args.conventions}; intervals per numeric feature: {intervals}",
+        f"- conventions: {args.conventions}; intervals per numeric feature: {_intervals_text(args)}",
+        "- files per feature: `manifest.json` lists each effect's exact feature names and files",
         "",
         "| feature | kind | outputs | grid points | ALE min | ALE max | table | plot |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    for label, result, frame, (csv_path, png_path) in rows:
+    for result, (csv_path, png_path) in rows:
         effects = result.effects
+        outputs = ", ".join(map(str, result.outputs)).replace("|", "\\|")
         lines.append(
-            f"| {label} | {result.kind} | {', '.join(map(str, result.outputs))} | "
+            f"| {markdown_label(result.features)} | {result.kind} | {outputs} | "
             f"{' x '.join(str(len(g)) for g in result.grid)} | {effects.min():.6g} | "
             f"{effects.max():.6g} | [{csv_path.name}]({csv_path.name}) | "
             f"![{png_path.name}]({png_path.name}) |"
         )
     return "\n".join(lines) + "\n"
+
+
+def _run_manifest(out: Path, args, rows, response) -> Path:
+    from .. import __version__
+    from .files import write_manifest
+
+    header = {"pyale": __version__, "command": "run", "data": str(args.data), "model": str(args.model),
+              "conventions": args.conventions, "intervals": _intervals_text(args), "response": response}
+    effects = [
+        {"features": [str(f) for f in result.features], "kind": result.kind, "outputs": list(result.outputs),
+         "grid_points": [len(g) for g in result.grid], "ale_min": float(result.effects.min()),
+         "ale_max": float(result.effects.max()), "table": csv_path.name, "plot": png_path.name}
+        for result, (csv_path, png_path) in rows
+    ]
+    return write_manifest(out, header, effects)
 
 
 # ---------------------------------------------------------------- validate
@@ -385,14 +405,23 @@ def _validate_command(args) -> int:
     _progress(f"loaded the model {type(model).__name__} from {str(args.model)!r}")
     X = _validate.as_r_factors(_model_inputs(data, model, args.drop))
     features = _parse_features(args.features, X.columns)
+    response = _response(model, args.response)
+    if "iml" in conventions:
+        renamed = _validate.unsyntactic_names(list(X.columns))
+        if renamed:
+            raise CommandError(
+                f"iml 0.11.4 fails on data whose column names are not syntactic R names, whichever feature "
+                f"is asked for (R's make.names changes them: {renamed!r}, and the model then gets no columns). Rename "
+                "those columns, or compare with ALEPlot only: --conventions aleplot.", EXIT_USAGE)
     out = _output_dir(args.out)
+
     def predict(frame):
         return np.asarray(model_predict(frame), dtype=float).reshape(-1)
 
     try:
-        model_predict = _validate.model_predict(model, args.response)
+        model_predict = _validate.model_predict(model, response)
         r_model = model if _validate.is_r_model(model) else None
-        side = _validate.RSide(X, predict, r_model, args.response, str(args.model))  # loads predict's package
+        side = _validate.RSide(X, predict, r_model, response, str(args.model))  # loads predict's package
         probe = model_predict(X.iloc[:2])
     except Exception as exc:  # noqa: BLE001 - the model's own error text
         raise CommandError(f"the model cannot predict on the data's columns {list(X.columns)!r}: "
@@ -401,10 +430,13 @@ def _validate_command(args) -> int:
         raise CommandError(
             f"the model has {np.shape(probe)[1]} outputs (e.g. class probabilities); ALEPlot explains "
             "one: choose it with --response.", EXIT_USAGE)
+    from .files import effect_stems, feature_label
+
     comparisons, files = [], []
     jobs = [(c, f) for f in features for c in conventions]
-    for number, (conv, feature) in enumerate(jobs, start=1):
-        label = " x ".join(feature) if isinstance(feature, tuple) else feature
+    stems = effect_stems([(c, f if isinstance(f, tuple) else (f,)) for c, f in jobs], joiner="_x_")
+    for number, ((conv, feature), stem) in enumerate(zip(jobs, stems), start=1):
+        label = feature_label(feature if isinstance(feature, tuple) else (feature,))
         _progress(f"[{number}/{len(jobs)}] {conv}: {label} in R and in pyale")
         K = args.intervals or _validate.DEFAULT_INTERVALS[conv]
         compare = _validate.compare_aleplot if conv == "aleplot" else _validate.compare_iml
@@ -415,16 +447,17 @@ def _validate_command(args) -> int:
                 raise
             raise CommandError(f"{conv} ALE of {label}: {_describe(exc)}") from exc
         comparisons.append(comparison)
-        files.append(_report.write_effect_files(out, comparison))
+        files.append(_report.write_effect_files(out, comparison, stem))
         verdict = "matches R" if comparison.ok else "DIFFERS from R"
         _progress(f"[{number}/{len(jobs)}] {verdict} (max |diff| {comparison.max_abs:.3g})")
-    context = _validate.report_context(args, data, model, X, features, conventions, side)
+    context = _validate.report_context(args, data, model, X, features, conventions, side, response=response)
     md_path, html_path = _report.write_reports(out, context, comparisons, files)
+    manifest = _report.write_validate_manifest(out, args, response, comparisons, files)
     matched = sum(c.ok for c in comparisons)
     print(f"{matched} of {len(comparisons)} effects match R (rtol 1e-10).")
     for comparison in comparisons:
         state = "match" if comparison.ok else "DIFFER " + "; ".join(comparison.problems)
         print(f"  {comparison.conventions:8s} {comparison.label:30s} max |diff| {comparison.max_abs:.3g}  {state}")
-    _report_files(out, [p for pair in files for p in pair] + [md_path, html_path])
+    _report_files(out, [p for pair in files for p in pair] + [md_path, html_path, manifest])
     _progress(f"done in {time.perf_counter() - start:.1f} s")
     return EXIT_OK if matched == len(comparisons) else EXIT_FAILED
