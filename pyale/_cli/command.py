@@ -8,8 +8,9 @@ demo
     effect.
 run
     ALE of chosen features of a saved model on a data file (CSV or Parquet;
-    model from pickle, joblib, or R's ``.rds``): tidy CSVs, PNGs and a short
-    Markdown summary.
+    model from pickle, joblib, or R's ``.rds``): tidy CSVs, PNGs, a short
+    Markdown summary and ``manifest.json`` mapping each effect's exact feature
+    names to its files (see :mod:`pyale._cli.files` for the file names).
 validate
     Runs R's ALEPlot and/or iml and pyale on the same data and model and
     writes a report (Markdown and self-contained HTML: differences per
@@ -81,7 +82,8 @@ def _add_job_options(command, *, conventions: list[str], default: str, conventio
                          help="fitted model: .pkl/.pickle, .joblib (needs joblib), or .rds "
                               "(an R model; needs R and rpy2)")
     command.add_argument("--features", required=True, nargs="+", metavar="FEATURE",
-                         help="column names; 'a,b' for the second-order effect of a pair")
+                         help="column names; 'a,b' for the second-order effect of a pair (a column "
+                              "whose name holds the comma is that column)")
     command.add_argument("--out", required=True, type=Path, metavar="DIR",
                          help="directory for the results (created if missing)")
     command.add_argument("--conventions", choices=conventions, default=default, help=conventions_help)
@@ -91,8 +93,9 @@ def _add_job_options(command, *, conventions: list[str], default: str, conventio
     command.add_argument("--drop", nargs="+", default=[], metavar="COLUMN",
                          help="data columns that are not model inputs (e.g. the response)")
     command.add_argument("--response", metavar="CLASS",
-                         help="for a classifier: the class whose probability to explain (for an "
-                              ".rds model with --r-predict-type prob: a column of R's answer)")
+                         help="for a classifier: the class whose probability to explain, matched to the "
+                              "model's classes by type ('1' and '1.0' name the class 1, 'true' the class "
+                              "True); for an .rds model with --r-predict-type prob: a column of R's answer")
     command.add_argument("--r-predict-type", metavar="TYPE",
                          help="for an .rds model: R's predict(type = TYPE), e.g. response or prob")
 
@@ -132,8 +135,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="ALE of a saved model on a data file",
         description=(
             "Compute the ALE of each FEATURE for a saved model on a data file and write "
-            "one tidy CSV and one PNG per feature plus summary.md into OUT. Only load "
-            "model files you trust: unpickling runs code."
+            "one tidy CSV and one PNG per feature plus summary.md and manifest.json (feature names "
+            "-> files) into OUT. File names are the feature names made safe, with a short hash "
+            "when that changed a name or two would coincide. Only load model files you trust: "
+            "unpickling runs code."
         ),
     )
     _add_job_options(run, conventions=["aleplot", "iml"], default="aleplot",
@@ -147,8 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
             "For each FEATURE, compute the ALE with R's ALEPlot::ALEPlot and/or iml's FeatureEffect "
             "(through rpy2) and with pyale, on the same data and the same model (an .rds model is "
             "evaluated by R's predict on both sides; a Python model is called back from R), and "
-            "write report.md, a self-contained report.html, and one CSV and one overlay PNG per "
-            "effect into OUT. Exit code 0 when every effect matches R (rtol 1e-10), 1 when one "
+            "write report.md, a self-contained report.html, manifest.json, and one CSV and one overlay "
+            "PNG per effect into OUT. Exit code 0 when every effect matches R (rtol 1e-10), 1 when one "
             "differs, 3 when R, rpy2 or an R package is missing. String columns are made factors "
             "with R's sorted levels on both sides."
         ),

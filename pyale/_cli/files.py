@@ -83,7 +83,7 @@ def effect_stems(effects: list[tuple[str, tuple]], joiner: str = "_") -> list[st
     for i, stem in enumerate(stems):
         folded.setdefault(stem.casefold(), []).append(i)
     for members in folded.values():
-        if len(members) > 1:
+        if len({(effects[i][0], tuple(effects[i][1])) for i in members}) > 1:
             for i in members:
                 prefix, names = effects[i]
                 if not plain[i][1]:
