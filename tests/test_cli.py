@@ -20,8 +20,13 @@ import pyale
 from pyale._cli import demo as _demo
 from pyale._cli import main
 from pyale._cli.files import MAX_STEM, effect_stems, markdown_label
-from pyale._cli.inputs import CommandError, _parse_features, _response
+from pyale._cli.inputs import CommandError, _parse_features, _response, read_csv_exact
 from subprocess_env import child_env
+
+def read_csv(path):
+    """A CSV as the command reads it: every float exactly the double its text stands for (pandas 2 too)."""
+    return read_csv_exact(path)
+
 
 DEMO_STEMS = ["ale_value", "ale_firm", "ale_value_capital", "pd_value"]
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -96,7 +101,7 @@ def test_demo_csv_equals_in_process_result(demo_run, grunfeld, stem, J, front_en
     X = data[_demo.FEATURES]
     result = getattr(pyale, front_end)(X, model, _demo.predict, J=J, K=40, plot=False)
     expected = result.to_frame()
-    written = pd.read_csv(out / f"{stem}.csv")
+    written = read_csv(out / f"{stem}.csv")
     assert list(written.columns) == list(expected.columns)
     assert written.shape == expected.shape
     for column in expected.columns:
@@ -109,11 +114,11 @@ def test_demo_csv_equals_in_process_result(demo_run, grunfeld, stem, J, front_en
 
 def test_demo_effects_have_the_expected_shape(demo_run):
     out = demo_run[0]
-    value = pd.read_csv(out / "ale_value.csv")
+    value = read_csv(out / "ale_value.csv")
     assert len(value) == 41  # K = 40 intervals, 41 edges on 220 distinct values
-    firm = pd.read_csv(out / "ale_firm.csv")
+    firm = read_csv(out / "ale_firm.csv")
     assert sorted(firm["firm"]) == sorted(_demo.load_grunfeld()["firm"].unique())
-    pair = pd.read_csv(out / "ale_value_capital.csv")
+    pair = read_csv(out / "ale_value_capital.csv")
     assert len(pair) == 41 * 41
 
 
@@ -190,13 +195,13 @@ def test_run_pipeline_writes_tables_plots_and_summary(run_inputs, tmp_path):
     assert "[3/3]" in stderr
 
     # The model's declared inputs (feature_names_in_) form X: the response is left out.
-    data = pd.read_csv(run_inputs / "grunfeld.csv")
+    data = read_csv(run_inputs / "grunfeld.csv")
     with (run_inputs / "pipeline.pkl").open("rb") as fh:
         model = pickle.load(fh)
     X = data[_demo.FEATURES]
     for stem, feature in zip(stems, ["value", "firm", ("value", "capital")]):
         expected = pyale.ale(model, X, feature, n_intervals=10).to_frame()
-        written = pd.read_csv(out / f"{stem}.csv")
+        written = read_csv(out / f"{stem}.csv")
         assert list(written.columns) == list(expected.columns)
         assert_array_equal(written["ale"].to_numpy(), expected["ale"].to_numpy())
 
@@ -209,7 +214,7 @@ def test_run_statsmodels_with_drop_matches_aleplot(run_inputs, tmp_path, grunfel
     assert code == 0, stderr
     data, model = grunfeld
     expected = pyale.ALEPlot(data[_demo.FEATURES], model, _demo.predict, J="value", plot=False)
-    written = pd.read_csv(tmp_path / "ale_value.csv")
+    written = read_csv(tmp_path / "ale_value.csv")
     assert_array_equal(written["value"].to_numpy(), expected.x_values)
     assert_array_equal(written["ale"].to_numpy(), expected.f_values)
 
@@ -330,7 +335,7 @@ def test_run_r_model_from_rds_matches_statsmodels(R, run_inputs, tmp_path, grunf
     data, model = grunfeld
     for feature in ("value", "firm"):
         expected = pyale.ALEPlot(data[_demo.FEATURES], model, _demo.predict, J=feature, plot=False)
-        written = pd.read_csv(tmp_path / "out" / f"ale_{feature}.csv")
+        written = read_csv(tmp_path / "out" / f"ale_{feature}.csv")
         if feature == "firm":
             assert written[feature].tolist() == list(expected.x_values)
         else:
@@ -431,7 +436,7 @@ def test_run_gives_every_look_alike_feature_its_own_files(look_alike_inputs, tmp
     written = {p.name for p in out.iterdir()}
     assert written == set(files) | {"summary.md", "manifest.json"}
 
-    data = pd.read_csv(look_alike_inputs / "d.csv")
+    data = read_csv(look_alike_inputs / "d.csv")
     summary = (out / "summary.md").read_text(encoding="utf-8")
     rows = [line for line in summary.splitlines() if line.startswith("| `")]
     assert len(rows) == len(entries)
@@ -441,7 +446,7 @@ def test_run_gives_every_look_alike_feature_its_own_files(look_alike_inputs, tmp
         assert row.startswith(f"| {markdown_label(names)} |")
         assert f"[{entry['table']}]({entry['table']})" in row and f"![{entry['plot']}]({entry['plot']})" in row
         assert_png(out / entry["plot"])
-        table = pd.read_csv(out / entry["table"])
+        table = read_csv(out / entry["table"])
         if len(names) == 2:
             assert table.shape[0] == 25 and np.abs(table["ale"]).max() < 1e-9  # additive model: no interaction
             continue
@@ -555,9 +560,9 @@ def test_run_with_a_typed_class_label(classifier_inputs, tmp_path, kind, text, l
                                 "--intervals", "5", "--out", tmp_path])
     assert code == 0, stderr
     model = pickle.loads((classifier_inputs / f"{kind}.pkl").read_bytes())
-    data = pd.read_csv(classifier_inputs / "d.csv")
+    data = read_csv(classifier_inputs / "d.csv")
     expected = pyale.ale(model, data, "a", n_intervals=5, response=label)
-    table = pd.read_csv(tmp_path / "ale_a.csv")
+    table = read_csv(tmp_path / "ale_a.csv")
     assert_array_equal(table["ale"].to_numpy(float), expected.effects[:, 0])
     assert table["output"].astype(str).tolist() == [str(label)] * table.shape[0]
     every = pyale.ale(model, data, "a", n_intervals=5)

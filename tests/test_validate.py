@@ -13,7 +13,8 @@ import pytest
 import pyale
 from pyale._cli import validate as _validate
 from pyale._cli.files import markdown_label
-from test_cli import grunfeld, run_inputs, run_main  # noqa: F401 - grunfeld and run_inputs are fixtures
+from pyale._cli.inputs import exact_csv_options
+from test_cli import grunfeld, read_csv, run_inputs, run_main  # noqa: F401 - grunfeld and run_inputs are fixtures
 
 GRUNFELD = ["--features", "value", "firm", "value,capital"]
 
@@ -119,6 +120,7 @@ def test_python_setup_names_the_reader_columns_loader_and_response(tmp_path):
                               r_predict_type="prob")
     code = _validate.python_setup(args, X, r_model=True)
     assert "import pyale.r" in code and "pd.read_csv(" in code
+    assert ("float_precision='round_trip'" in code) == bool(exact_csv_options())
     assert f"pyale.r.RModel({str(tmp_path / 'm.rds')!r}, type='prob')" in code
     assert "model.predict(frame)['setosa']" in code
     compile(code, "<setup>", "exec")
@@ -129,7 +131,7 @@ def test_python_setup_runs_and_predicts_as_the_command_does(run_inputs):  # noqa
 
     from pyale._core.adapters import adapt_model
 
-    data = pd.read_csv(run_inputs / "grunfeld.csv")
+    data = read_csv(run_inputs / "grunfeld.csv")
     X = _validate.as_r_factors(data.drop(columns=["invest", "year"]))
     args = argparse.Namespace(data=run_inputs / "grunfeld.csv", model=run_inputs / "ols.pkl", response=None,
                               r_predict_type=None)
@@ -169,7 +171,7 @@ def test_python_model_called_back_from_r_matches(r_packages, run_inputs, tmp_pat
     assert code == 0, stderr
     assert "6 of 6 effects match R" in stdout
     _report_checks(tmp_path / "report", 6)
-    table = pd.read_csv(tmp_path / "report" / "aleplot_value_x_capital.csv")
+    table = read_csv(tmp_path / "report" / "aleplot_value_x_capital.csv")
     assert table.shape[0] > 100
     assert np.allclose(table["r"], table["pyale"], rtol=1e-10, atol=1e-9)
 
@@ -239,7 +241,7 @@ def test_r_classifier_rds_with_response_matches(iris_forest, tmp_path):
     report = _report_checks(out, 4)
     assert 'loadNamespace("randomForest")' in report
     assert 'type = "prob")[, "versicolor"]' in report
-    table = pd.read_csv(out / "iml_Petal.Width.csv")
+    table = read_csv(out / "iml_Petal.Width.csv")
     assert np.ptp(table["r"]) > 0.1  # the class probability really moves with Petal.Width
 
     code, _, stderr = run_main([*argv, "--response", "versicolour"])
@@ -276,7 +278,7 @@ def test_python_classifier_pickle_with_response_matches(r_packages, tmp_path):
     assert "R calls the Python model back through rpy2" in report
     assert "categorical columns ['g']" in report
     assert "adapt_model(model, response='yes')" in report
-    table = pd.read_csv(out / "aleplot_g.csv")
+    table = read_csv(out / "aleplot_g.csv")
     assert sorted(table["g"]) == ["u", "v", "w"] and np.ptp(table["r"]) > 0
 
 
@@ -304,7 +306,7 @@ def test_comparison_tables_keep_r_pyale_and_difference(name):
 def test_an_unknown_class_is_refused_before_r_runs(run_inputs, tmp_path, monkeypatch):  # noqa: F811
     from sklearn.linear_model import LogisticRegression
 
-    data = pd.read_csv(run_inputs / "grunfeld.csv")
+    data = read_csv(run_inputs / "grunfeld.csv")
     model = LogisticRegression().fit(data[["value", "capital"]], (data["invest"] > 100).astype(int))
     (tmp_path / "m.pkl").write_bytes(pickle.dumps(model))
     monkeypatch.setattr(_validate, "r_problem", lambda conventions: None)
@@ -360,7 +362,7 @@ def _check_look_alike_report(out, features, conventions, data):
     for entry, row in zip(entries, rows):
         assert row.startswith(f"| {entry['conventions']} | {markdown_label(entry['features'])} |")
         assert f"[{entry['table']}]({entry['table']})" in row
-        table = pd.read_csv(out / entry["table"])
+        table = read_csv(out / entry["table"])
         assert np.allclose(table["r"], table["pyale"], rtol=1e-10, atol=1e-9)
         if len(entry["features"]) == 2:
             continue
@@ -381,7 +383,7 @@ def test_look_alike_names_each_get_their_evidence(r_packages, look_alike_data, t
                                 "--features", *features, "--intervals", "4", "--out", out])
     assert code == 0, stderr
     _check_look_alike_report(out, [[f] for f in names["plain"]] + [["x_1", "X_1"]], ["aleplot", "iml"],
-                             pd.read_csv(folder / "plain.csv"))
+                             read_csv(folder / "plain.csv"))
 
     out = tmp_path / "odd"
     code, _, stderr = run_main(["validate", "--data", folder / "odd.csv", "--model", folder / "odd.pkl",
@@ -389,7 +391,7 @@ def test_look_alike_names_each_get_their_evidence(r_packages, look_alike_data, t
                                 "--intervals", "4", "--out", out])
     assert code == 0, stderr
     _check_look_alike_report(out, [[f] for f in names["odd"]] + [["x 1", "x_1"]], ["aleplot"],
-                             pd.read_csv(folder / "odd.csv"))
+                             read_csv(folder / "odd.csv"))
 
 
 @pytest.mark.r
@@ -443,7 +445,7 @@ def test_typed_class_labels_validate_against_r(r_packages, tmp_path, kind, text,
     assert "2 of 2 effects match R" in stdout
     report = (out / "report.md").read_text()
     assert f"adapt_model(model, response={literal}).predict" in report
-    table = pd.read_csv(out / "aleplot_a.csv")
+    table = read_csv(out / "aleplot_a.csv")
     positive_class = list(model.classes_)[1]
     expected = pyale.ale(model, data, "a", n_intervals=5, response=positive_class)
     np.testing.assert_allclose(table["pyale"].to_numpy(float), expected.effects[:, 0], rtol=1e-12, atol=1e-15)

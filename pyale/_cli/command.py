@@ -237,10 +237,15 @@ def _new_axes():
     return figure.add_subplot()
 
 
+def _exact(value: float) -> str:
+    """A float as the shortest text that reads back as the same double (pandas 2 writes fewer digits)."""
+    return repr(float(value))
+
+
 def _write(out: Path, stem: str, frame, draw, title: str) -> list[Path]:
     """Write ``stem.csv`` (exact floats) and ``stem.png`` drawn by ``draw(ax)``."""
     csv_path = out / f"{stem}.csv"
-    frame.to_csv(csv_path, index=False)
+    frame.to_csv(csv_path, index=False, float_format=_exact)
     ax = _new_axes()
     draw(ax)
     ax.set_title(title.replace("$", r"\$"), fontsize=10)  # a '$' in a name must not start mathtext
@@ -411,14 +416,6 @@ def _validate_command(args) -> int:
     X = _validate.as_r_factors(_model_inputs(data, model, args.drop))
     features = _parse_features(args.features, X.columns)
     response = _response(model, args.response)
-    if "iml" in conventions:
-        renamed = _validate.unsyntactic_names(list(X.columns))
-        if renamed:
-            raise CommandError(
-                f"iml 0.11.4 fails on data whose column names are not syntactic R names, whichever feature "
-                f"is asked for (R's make.names changes them: {renamed!r}, and the model then gets no columns). Rename "
-                "those columns, or compare with ALEPlot only: --conventions aleplot.", EXIT_USAGE)
-    out = _output_dir(args.out)
 
     def predict(frame):
         return np.asarray(model_predict(frame), dtype=float).reshape(-1)
@@ -435,6 +432,15 @@ def _validate_command(args) -> int:
         raise CommandError(
             f"the model has {np.shape(probe)[1]} outputs (e.g. class probabilities); ALEPlot explains "
             "one: choose it with --response.", EXIT_USAGE)
+    if "iml" in conventions:
+        renamed = _validate.unsyntactic_names(list(X.columns))
+        if renamed:
+            raise CommandError(
+                f"iml 0.11.4 fails on data whose column names are not syntactic R names, whichever feature "
+                f"is asked for (R's make.names changes them: {renamed!r}, and the model then gets no "
+                "columns). Rename those columns, or compare with ALEPlot only: --conventions aleplot.",
+                EXIT_USAGE)
+    out = _output_dir(args.out)
     from .files import effect_stems, feature_label
 
     comparisons, files = [], []

@@ -35,6 +35,24 @@ def _require_file(path: Path, option: str) -> None:
         raise CommandError(f"{option}: {str(path)!r} is not a file.", EXIT_USAGE)
 
 
+def exact_csv_options() -> dict:
+    """``read_csv`` options that read every float as the double its text stands for.
+
+    pandas 3 does so by default (and deprecates ``float_precision``); pandas
+    2's default parser can be one unit in the last place off.
+    """
+    import pandas as pd
+
+    return {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
+
+
+def read_csv_exact(source):
+    """``pandas.read_csv`` with :func:`exact_csv_options`."""
+    import pandas as pd
+
+    return pd.read_csv(source, **exact_csv_options())
+
+
 def _read_data(path: Path):
     import pandas as pd
 
@@ -47,7 +65,7 @@ def _read_data(path: Path):
         )
     try:
         if suffix == ".csv":
-            data = pd.read_csv(path)
+            data = read_csv_exact(path)
         else:
             data = pd.read_parquet(path)
     except ImportError as exc:

@@ -20,6 +20,7 @@ import pandas as pd
 
 from .._results import tidy_frame
 from .files import feature_label
+from .inputs import exact_csv_options
 from .validate_r import PACKAGES, RSide, r_problem, unsyntactic_names, versions
 
 __all__ = ["PACKAGES", "Comparison", "RSide", "as_r_factors", "compare_aleplot", "compare_iml", "is_r_model",
@@ -240,7 +241,8 @@ def python_setup(args, X: pd.DataFrame, r_model: bool, response=_TYPED) -> str:
     else:
         imports += ["import joblib"] if path.lower().endswith(".joblib") else []
         imports.append("from pyale._core.adapters import adapt_model")
-    lines = [*imports, f"data = pd.{reader}({str(args.data)!r})", f"X = data[{[str(c) for c in X.columns]!r}]"]
+    options = "".join(f", {k}={v!r}" for k, v in exact_csv_options().items()) if reader == "read_csv" else ""
+    lines = [*imports, f"data = pd.{reader}({str(args.data)!r}{options})", f"X = data[{[str(c) for c in X.columns]!r}]"]
     strings = [str(c) for c in X.columns if isinstance(X[c].dtype, pd.CategoricalDtype)]
     if strings:
         lines.append(f"# categorical columns {strings!r}: pandas Categoricals, the same levels as R's factors")
