@@ -336,7 +336,7 @@ def look_alike_data(tmp_path_factory):
     folder = tmp_path_factory.mktemp("validate_names")
     rng = np.random.default_rng(4)
     names = {"plain": ["x_1", "X_1", "x.1", "ünï", "con", "l" * 200, "ale", "r", "difference"],
-             "odd": ["x 1", "x_1", "x/1", "x,1", "a|b", "$a$", "`q`"]}
+             "odd": ["x 1", "x_1", "x/1", "x,1", "a|b", "$a$", "`q`", "$\\q$"]}
     for kind, columns in names.items():
         data = pd.DataFrame({c: rng.normal(size=40) for c in columns})
         data.to_csv(folder / f"{kind}.csv", index=False)
@@ -402,7 +402,7 @@ def test_iml_with_names_r_would_change_is_refused(r_packages, look_alike_data, t
     assert code == 2
     assert ("iml 0.11.4 fails on data whose column names are not syntactic R names, whichever feature is asked "
             "for (R's make.names changes them: {'x 1': 'x.1', 'x/1': 'x.1', 'x,1': 'x.1', 'a|b': 'a.b', "
-            "'$a$': 'X.a.', '`q`': 'X.q.'}") in stderr
+            "'$a$': 'X.a.', '`q`': 'X.q.', '$\\\\q$': 'X.q.'}") in stderr
     assert "--conventions aleplot" in stderr
     assert not (tmp_path / "report").exists()
 

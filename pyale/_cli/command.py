@@ -244,13 +244,16 @@ def _exact(value: float) -> str:
 
 def _write(out: Path, stem: str, frame, draw, title: str) -> list[Path]:
     """Write ``stem.csv`` (exact floats) and ``stem.png`` drawn by ``draw(ax)``."""
+    import matplotlib
+
     csv_path = out / f"{stem}.csv"
     frame.to_csv(csv_path, index=False, float_format=_exact)
-    ax = _new_axes()
-    draw(ax)
-    ax.set_title(title.replace("$", r"\$"), fontsize=10)  # a '$' in a name must not start mathtext
     png_path = out / f"{stem}.png"
-    ax.figure.savefig(png_path, dpi=100, bbox_inches="tight")
+    with matplotlib.rc_context({"text.parse_math": False}):  # names and levels drawn as written, '$' too
+        ax = _new_axes()
+        draw(ax)
+        ax.set_title(title, fontsize=10)
+        ax.figure.savefig(png_path, dpi=100, bbox_inches="tight")
     return [csv_path, png_path]
 
 

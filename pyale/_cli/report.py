@@ -23,11 +23,6 @@ def sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _plain_text(text: str) -> str:
-    """Text matplotlib draws as it is: a ``$`` in a feature name must not start mathtext."""
-    return text.replace("$", r"\$")
-
-
 def _axes():
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -53,18 +48,18 @@ def _draw(ax, comparison) -> None:
         ax.bar(positions, table["pyale"], color="0.8", edgecolor="black", label="pyale")
         ax.plot(positions, table["r"], "o", color="tab:red", label="R")
         ax.set_xticks(positions, [str(v) for v in table[key]], rotation=45, ha="right")
-        ax.set_xlabel(_plain_text(name))
+        ax.set_xlabel(name)
     else:
         x = table[key].to_numpy(float)
         ax.plot(x, table["pyale"], color="black", lw=1.5, label="pyale")
         ax.plot(x, table["r"], "o", color="tab:red", ms=4, mfc="none", label="R")
-        ax.set_xlabel(_plain_text(name))
+        ax.set_xlabel(name)
     if not pair:
         ax.set_ylabel("ALE")
     ax.legend(fontsize=8)
     verdict = "match" if comparison.ok else "DIFFER"
-    ax.set_title(_plain_text(f"{comparison.conventions}: {comparison.label} ({verdict}, max |diff| "
-                             f"{comparison.max_abs:.2g})"), fontsize=10)
+    ax.set_title(f"{comparison.conventions}: {comparison.label} ({verdict}, max |diff| "
+                 f"{comparison.max_abs:.2g})", fontsize=10)
 
 
 def write_effect_files(out: Path, comparison, stem: str) -> tuple[Path, Path]:
@@ -72,12 +67,15 @@ def write_effect_files(out: Path, comparison, stem: str) -> tuple[Path, Path]:
 
     ``stem`` comes from :func:`pyale._cli.files.effect_stems`, distinct for every effect of a run.
     """
+    import matplotlib
+
     csv_path = out / f"{stem}.csv"
     comparison.table.to_csv(csv_path, index=False, float_format="%.17g")
-    ax = _axes()
-    _draw(ax, comparison)
     png_path = out / f"{stem}.png"
-    ax.figure.savefig(png_path, dpi=100, bbox_inches="tight")
+    with matplotlib.rc_context({"text.parse_math": False}):  # names and levels drawn as written, '$' too
+        ax = _axes()
+        _draw(ax, comparison)
+        ax.figure.savefig(png_path, dpi=100, bbox_inches="tight")
     return csv_path, png_path
 
 
