@@ -402,7 +402,7 @@ def test_iml_with_names_r_would_change_is_refused(r_packages, look_alike_data, t
     assert code == 2
     assert ("iml 0.11.4 fails on data whose column names are not syntactic R names, whichever feature is asked "
             "for (R's make.names changes them: {'x 1': 'x.1', 'x/1': 'x.1', 'x,1': 'x.1', 'a|b': 'a.b', "
-            "'$a$': 'X.a.', '`q`': 'X.q.', '$\\\\q$': 'X.q.'}") in stderr
+            "'$a$': 'X.a.', '`q`': 'X.q.', '$\\\\q$': 'X..q.'}") in stderr
     assert "--conventions aleplot" in stderr
     assert not (tmp_path / "report").exists()
 
