@@ -76,23 +76,40 @@ class ALEResult:
     conventions: str
 
     def to_frame(self) -> pd.DataFrame:
-        """Tidy long table: one row per grid point (node) and output."""
+        """Tidy long table: one row per grid point (node) and output.
+
+        Columns: the feature(s), named by their column labels (grid values:
+        interval edges as floats, or level labels), then ``output`` (the
+        output's name) and ``ale``.  ``output`` and ``ale`` keep their names
+        whatever the features are called: a feature labelled ``"output"`` or
+        ``"ale"`` is written ``feature_output`` / ``feature_ale`` (prefixed
+        again while still taken, e.g. by the pair's other feature).  Labels
+        that are not strings (ints, tuples) are kept as they are.
+
+        Examples
+        --------
+        >>> import numpy as np, pandas as pd
+        >>> X = pd.DataFrame({"ale": np.arange(6.0), "x": np.arange(6.0) % 2})
+        >>> list(ale(lambda d: d["ale"], X, "ale", n_intervals=2).to_frame().columns)
+        ['feature_ale', 'output', 'ale']
+        """
+        from ._results import tidy_frame
+
         shape = self.effects.shape[:-1]
         index = np.indices(shape).reshape(len(shape), -1)
         n_out = len(self.outputs)
-        columns = {}
+        features = []
         for axis, (name, values) in enumerate(zip(self.features, self.grid)):
             labels = np.empty(len(values), dtype=object)
             labels[:] = list(values)
             column = labels[index[axis]]
             if self.kind.split(" x ")[axis] == "numeric":
                 column = column.astype(float)
-            columns[name] = np.repeat(column, n_out)
+            features.append((name, np.repeat(column, n_out)))
         outputs = np.empty(n_out, dtype=object)
         outputs[:] = list(self.outputs)
-        columns["output"] = np.tile(outputs, index.shape[1])
-        columns["ale"] = self.effects.reshape(-1)
-        return pd.DataFrame(columns)
+        return tidy_frame(features, [("output", np.tile(outputs, index.shape[1])),
+                                     ("ale", self.effects.reshape(-1))])
 
     def __repr__(self) -> str:
         return _present.short_repr(self)

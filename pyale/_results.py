@@ -9,7 +9,56 @@ import pandas as pd
 
 from . import _present
 
-__all__ = ["ALEPlotResult", "PDPlotResult"]
+__all__ = ["ALEPlotResult", "PDPlotResult", "tidy_frame", "feature_columns"]
+
+FEATURE_PREFIX = "feature_"
+"""Prefix of a feature column whose label is the name of one of the table's own columns."""
+
+
+def feature_columns(labels, reserved) -> list:
+    """Column names for the features of a tidy table whose value columns are ``reserved``.
+
+    A feature keeps its label as column name, unless the label is a string
+    equal to a reserved name: then it is written ``"feature_<label>"``,
+    prefixed again while that name is still taken (by a reserved name or by
+    the other feature of a pair).  Distinct labels give distinct columns, and
+    no feature column is ever a reserved one.
+
+    Examples
+    --------
+    >>> feature_columns(["x", "ale"], ["output", "ale"])
+    ['x', 'feature_ale']
+    >>> feature_columns(["ale", "feature_ale"], ["ale"])
+    ['feature_feature_ale', 'feature_ale']
+    """
+    reserved = list(reserved)
+    labels = list(labels)
+    kept = [label for label in labels if not (isinstance(label, str) and label in reserved)]
+    names = []
+    for label in labels:
+        name = label
+        if isinstance(label, str) and label in reserved:
+            name = FEATURE_PREFIX + label
+            while name in reserved or name in kept or name in names:
+                name = FEATURE_PREFIX + name
+        names.append(name)
+    return names
+
+
+def tidy_frame(features: list, values: list) -> pd.DataFrame:
+    """A DataFrame from ``(label, column)`` pairs, features first, labels kept as given.
+
+    Feature columns are named by :func:`feature_columns` so that no feature
+    label, whatever it is (a string equal to a value column's name, an int,
+    a tuple), can shadow or be confused with a value column; a tuple label
+    stays one column label (no MultiIndex).
+    """
+    reserved = [label for label, _ in values]
+    names = feature_columns([label for label, _ in features], reserved) + reserved
+    columns = [column for _, column in features] + [column for _, column in values]
+    frame = pd.DataFrame(dict(enumerate(columns)))
+    frame.columns = pd.Index(names, tupleize_cols=False)
+    return frame
 
 
 @dataclass(frozen=True, kw_only=True, eq=False, repr=False)
@@ -56,23 +105,30 @@ class _EffectResult:
 
     @property
     def is_pair(self) -> bool:
-        return isinstance(self.feature, tuple)
+        """Whether this is the effect of two features (a tuple label alone is one feature)."""
+        return " x " in self.kind
 
     def to_frame(self) -> pd.DataFrame:
-        """Tidy table: one row per grid value (per grid node for two features)."""
+        """Tidy table: one row per grid value (per grid node for two features).
+
+        Columns: the feature(s), named by their column labels, then ``ale``
+        (ALEPlot) or ``pd`` (PDPlot).  The value column keeps its name
+        whatever the features are called: a feature whose label is that name
+        is written ``feature_ale`` (``feature_pd``), see
+        :func:`feature_columns`.  Labels that are not strings (ints, tuples)
+        are kept as they are.
+        """
         value = "ale" if isinstance(self, ALEPlotResult) else "pd"
         if not self.is_pair:
-            return pd.DataFrame({str(self.feature): list(self.x_values), value: self.f_values})
+            return tidy_frame([(self.feature, list(self.x_values))], [(value, self.f_values)])
         first, second = self.x_values
         a, b = np.meshgrid(np.arange(len(first)), np.arange(len(second)), indexing="ij")
         first_values = np.empty(len(first), dtype=object)
         first_values[:] = list(first)
-        return pd.DataFrame(
-            {
-                str(self.feature[0]): first_values[a.ravel()],
-                str(self.feature[1]): np.asarray(second, dtype=float)[b.ravel()],
-                value: np.asarray(self.f_values).ravel(),
-            }
+        return tidy_frame(
+            [(self.feature[0], first_values[a.ravel()]),
+             (self.feature[1], np.asarray(second, dtype=float)[b.ravel()])],
+            [(value, np.asarray(self.f_values).ravel())],
         )
 
     def __repr__(self) -> str:

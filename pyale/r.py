@@ -22,7 +22,8 @@ try:
     import rpy2.robjects as _ro
 except ImportError as exc:  # pragma: no cover - exercised only without rpy2
     raise ImportError(
-        "pyale.r needs rpy2 and R: install R, then `pip install \"pyale-r[r]\"`."
+        "pyale.r needs rpy2 and R: install R, then run `pip install \".[r]\"` in the top folder of a clone "
+        "of pyale's repository (or `pip install \"rpy2>=3.5,<3.6\"`)."
     ) from exc
 except (ValueError, RuntimeError, OSError) as exc:  # pragma: no cover - rpy2 without R
     raise ImportError(f"pyale.r could not start R through rpy2: {exc}") from exc

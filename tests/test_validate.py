@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import pickle
 import re
 
 import numpy as np
 import pandas as pd
 import pytest
 
+import pyale
 from pyale._cli import validate as _validate
-from test_cli import grunfeld, run_inputs, run_main  # noqa: F401 - grunfeld and run_inputs are fixtures
+from pyale._cli.files import markdown_label
+from pyale._cli.inputs import exact_csv_options
+from test_cli import grunfeld, read_csv, run_inputs, run_main  # noqa: F401 - grunfeld and run_inputs are fixtures
 
 GRUNFELD = ["--features", "value", "firm", "value,capital"]
 
@@ -34,7 +39,9 @@ def test_r_problem_names_missing_rpy2_and_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "rpy2.robjects", None)  # `import rpy2.robjects` raises ImportError
     problem = _validate.r_problem(["aleplot"])
     assert problem.startswith("rpy2 is not installed")
-    assert 'pip install "pyale-r[r]"' in problem
+    assert 'pyale-r[r]' not in problem  # a distribution on no index
+    assert 'in the top folder of a clone of pyale\'s repository run `pip install ".[r]"`' in problem
+    assert "iml and yaImpute from CRAN, ALEPlot 1.1 from CRAN's archive" in problem
 
 
 def test_r_problem_names_a_missing_package(monkeypatch):
@@ -113,6 +120,7 @@ def test_python_setup_names_the_reader_columns_loader_and_response(tmp_path):
                               r_predict_type="prob")
     code = _validate.python_setup(args, X, r_model=True)
     assert "import pyale.r" in code and "pd.read_csv(" in code
+    assert ("float_precision='round_trip'" in code) == bool(exact_csv_options())
     assert f"pyale.r.RModel({str(tmp_path / 'm.rds')!r}, type='prob')" in code
     assert "model.predict(frame)['setosa']" in code
     compile(code, "<setup>", "exec")
@@ -123,7 +131,7 @@ def test_python_setup_runs_and_predicts_as_the_command_does(run_inputs):  # noqa
 
     from pyale._core.adapters import adapt_model
 
-    data = pd.read_csv(run_inputs / "grunfeld.csv")
+    data = read_csv(run_inputs / "grunfeld.csv")
     X = _validate.as_r_factors(data.drop(columns=["invest", "year"]))
     args = argparse.Namespace(data=run_inputs / "grunfeld.csv", model=run_inputs / "ols.pkl", response=None,
                               r_predict_type=None)
@@ -163,7 +171,7 @@ def test_python_model_called_back_from_r_matches(r_packages, run_inputs, tmp_pat
     assert code == 0, stderr
     assert "6 of 6 effects match R" in stdout
     _report_checks(tmp_path / "report", 6)
-    table = pd.read_csv(tmp_path / "report" / "aleplot_value_x_capital.csv")
+    table = read_csv(tmp_path / "report" / "aleplot_value_x_capital.csv")
     assert table.shape[0] > 100
     assert np.allclose(table["r"], table["pyale"], rtol=1e-10, atol=1e-9)
 
@@ -233,7 +241,7 @@ def test_r_classifier_rds_with_response_matches(iris_forest, tmp_path):
     report = _report_checks(out, 4)
     assert 'loadNamespace("randomForest")' in report
     assert 'type = "prob")[, "versicolor"]' in report
-    table = pd.read_csv(out / "iml_Petal.Width.csv")
+    table = read_csv(out / "iml_Petal.Width.csv")
     assert np.ptp(table["r"]) > 0.1  # the class probability really moves with Petal.Width
 
     code, _, stderr = run_main([*argv, "--response", "versicolour"])
@@ -270,5 +278,175 @@ def test_python_classifier_pickle_with_response_matches(r_packages, tmp_path):
     assert "R calls the Python model back through rpy2" in report
     assert "categorical columns ['g']" in report
     assert "adapt_model(model, response='yes')" in report
-    table = pd.read_csv(out / "aleplot_g.csv")
+    table = read_csv(out / "aleplot_g.csv")
     assert sorted(table["g"]) == ["u", "v", "w"] and np.ptp(table["r"]) > 0
+
+
+# ---------------------------------------------------------------- names and class labels
+
+
+def test_as_r_factors_accepts_any_column_name():
+    X = pd.DataFrame({"self": ["b", "a"], "X": [1.0, 2.0], "r": ["u", "v"]})
+    out = _validate.as_r_factors(X)
+    assert list(out.columns) == ["self", "X", "r"]
+    assert list(out["self"].cat.categories) == ["a", "b"] and X["self"].dtype != "category"
+
+
+@pytest.mark.parametrize("name", ["r", "pyale", "difference"])
+def test_comparison_tables_keep_r_pyale_and_difference(name):
+    table = _validate._aleplot_table([name], [np.array([0.0, 1.0, 2.0])], np.array([0.0, 1.0, 2.0]),
+                                     np.array([0.0, 1.0, 2.5]))
+    assert list(table.columns) == [f"feature_{name}", "r", "pyale", "difference"]
+    assert table["difference"].tolist() == [0.0, 0.0, 0.5]
+    pair = _validate._aleplot_table([name, "x"], [["a", "b"], np.array([0.0, 1.0])], np.zeros((2, 2)),
+                                    np.ones((2, 2)))
+    assert list(pair.columns) == [f"feature_{name}", "x", "r", "pyale", "difference"]
+
+
+def test_an_unknown_class_is_refused_before_r_runs(run_inputs, tmp_path, monkeypatch):  # noqa: F811
+    from sklearn.linear_model import LogisticRegression
+
+    data = read_csv(run_inputs / "grunfeld.csv")
+    model = LogisticRegression().fit(data[["value", "capital"]], (data["invest"] > 100).astype(int))
+    (tmp_path / "m.pkl").write_bytes(pickle.dumps(model))
+    monkeypatch.setattr(_validate, "r_problem", lambda conventions: None)
+    code, _, stderr = run_main(["validate", "--data", run_inputs / "grunfeld.csv", "--model", tmp_path / "m.pkl",
+                                "--features", "value", "--response", "2", "--out", tmp_path / "report"])
+    assert code == 2
+    assert "pyale validate: error: --response: '2' names no class of the model; its classes are [0, 1]." in stderr
+    assert not (tmp_path / "report").exists()
+
+
+def test_python_setup_writes_the_matched_class(tmp_path):
+    import argparse
+
+    X = pd.DataFrame({"x": [1.0, 2.0]})
+    args = argparse.Namespace(data=tmp_path / "d.csv", model=tmp_path / "m.pkl", response="1", r_predict_type=None)
+    assert "adapt_model(model, response=1).predict" in _validate.python_setup(args, X, r_model=False, response=1)
+    assert "response=True" in _validate.python_setup(args, X, r_model=False, response=np.bool_(True))
+    assert "response='1'" in _validate.python_setup(args, X, r_model=False)
+
+
+@pytest.fixture(scope="module")
+def look_alike_data(tmp_path_factory):
+    """Columns with look-alike names (some not syntactic in R) and a linear model with a slope per column."""
+
+    from sklearn.linear_model import LinearRegression
+
+    folder = tmp_path_factory.mktemp("validate_names")
+    rng = np.random.default_rng(4)
+    names = {"plain": ["x_1", "X_1", "x.1", "ünï", "con", "l" * 200, "ale", "r", "difference"],
+             "odd": ["x 1", "x_1", "x/1", "x,1", "a|b", "$a$", "`q`", "$\\q$"]}
+    for kind, columns in names.items():
+        data = pd.DataFrame({c: rng.normal(size=40) for c in columns})
+        data.to_csv(folder / f"{kind}.csv", index=False)
+        y = data.to_numpy() @ np.arange(1.0, len(columns) + 1)
+        (folder / f"{kind}.pkl").write_bytes(pickle.dumps(LinearRegression().fit(data, y)))
+    return folder, names
+
+
+def _check_look_alike_report(out, features, conventions, data):
+    """Every effect has its own files, the report's rows link them, and each file holds its feature's effect."""
+
+
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    entries = manifest["effects"]
+    assert [(e["conventions"], e["features"]) for e in entries] == [(c, f) for f in features for c in conventions]
+    assert all(e["matches_r"] for e in entries)
+    files = [e["table"] for e in entries] + [e["plot"] for e in entries]
+    assert len({f.casefold() for f in files}) == len(files)
+    assert {p.name for p in out.iterdir()} == set(files) | {"report.md", "report.html", "manifest.json"}
+    report = (out / "report.md").read_text(encoding="utf-8")
+    rows = [line for line in report.splitlines() if line.startswith(("| aleplot |", "| iml |"))]
+    assert len(rows) == len(entries)
+    for entry, row in zip(entries, rows):
+        assert row.startswith(f"| {entry['conventions']} | {markdown_label(entry['features'])} |")
+        assert f"[{entry['table']}]({entry['table']})" in row
+        table = read_csv(out / entry["table"])
+        assert np.allclose(table["r"], table["pyale"], rtol=1e-10, atol=1e-9)
+        if len(entry["features"]) == 2:
+            continue
+        name = entry["features"][0]
+        key = table.columns[0]
+        assert key == (f"feature_{name}" if name in ("r", "pyale", "difference") else name)
+        # the file holds this feature's effect: its slope is the feature's coefficient in the model
+        steps = np.diff(table["pyale"].to_numpy(float)) / np.diff(table[key].to_numpy(float))
+        np.testing.assert_allclose(steps, list(data.columns).index(name) + 1, rtol=1e-9, atol=0)
+
+
+@pytest.mark.r
+def test_look_alike_names_each_get_their_evidence(r_packages, look_alike_data, tmp_path):
+    folder, names = look_alike_data
+    features = [*names["plain"], "x_1,X_1"]
+    out = tmp_path / "plain"
+    code, _, stderr = run_main(["validate", "--data", folder / "plain.csv", "--model", folder / "plain.pkl",
+                                "--features", *features, "--intervals", "4", "--out", out])
+    assert code == 0, stderr
+    _check_look_alike_report(out, [[f] for f in names["plain"]] + [["x_1", "X_1"]], ["aleplot", "iml"],
+                             read_csv(folder / "plain.csv"))
+
+    out = tmp_path / "odd"
+    code, _, stderr = run_main(["validate", "--data", folder / "odd.csv", "--model", folder / "odd.pkl",
+                                "--features", *names["odd"], "x 1,x_1", "--conventions", "aleplot",
+                                "--intervals", "4", "--out", out])
+    assert code == 0, stderr
+    _check_look_alike_report(out, [[f] for f in names["odd"]] + [["x 1", "x_1"]], ["aleplot"],
+                             read_csv(folder / "odd.csv"))
+
+
+@pytest.mark.r
+def test_iml_with_names_r_would_change_is_refused(r_packages, look_alike_data, tmp_path):
+    folder, _ = look_alike_data
+    code, _, stderr = run_main(["validate", "--data", folder / "odd.csv", "--model", folder / "odd.pkl",
+                                "--features", "x_1", "--out", tmp_path / "report"])
+    assert code == 2
+    assert ("iml 0.11.4 fails on data whose column names are not syntactic R names, whichever feature is asked "
+            "for (R's make.names changes them: {'x 1': 'x.1', 'x/1': 'x.1', 'x,1': 'x.1', 'a|b': 'a.b', "
+            "'$a$': 'X.a.', '`q`': 'X.q.', '$\\\\q$': 'X..q.'}") in stderr
+    assert "--conventions aleplot" in stderr
+    assert not (tmp_path / "report").exists()
+
+
+@pytest.mark.r
+def test_iml_refusal_of_a_reserved_name_comes_from_pyale(r_packages, tmp_path):
+
+    from sklearn.linear_model import LinearRegression
+
+    rng = np.random.default_rng(2)
+    data = pd.DataFrame({".value": rng.normal(size=30), "b": rng.normal(size=30)})
+    data.to_csv(tmp_path / "d.csv", index=False)
+    (tmp_path / "m.pkl").write_bytes(pickle.dumps(LinearRegression().fit(data, data.sum(axis=1))))
+    code, _, stderr = run_main(["validate", "--data", tmp_path / "d.csv", "--model", tmp_path / "m.pkl",
+                                "--features", ".value", "--conventions", "iml", "--out", tmp_path / "report"])
+    assert code == 1
+    assert "iml ALE of '.value': The 'feature' parameter of FeatureEffect names feature '.value'" in stderr
+
+
+@pytest.mark.r
+@pytest.mark.parametrize(("kind", "text", "literal"),
+                         [("int", "1", "1"), ("bool", "true", "True"), ("float", "1", "1.0"),
+                          ("str", "yes", "'yes'")])
+def test_typed_class_labels_validate_against_r(r_packages, tmp_path, kind, text, literal):
+
+    from sklearn.linear_model import LogisticRegression
+
+    rng = np.random.default_rng(6)
+    data = pd.DataFrame({"a": rng.normal(size=60), "b": rng.uniform(-1, 1, size=60)})
+    positive = (data["a"] - data["b"] + rng.normal(scale=0.7, size=60)) > 0
+    y = {"int": positive.astype(int), "bool": positive, "float": positive.astype(float),
+         "str": np.where(positive, "yes", "no")}[kind]
+    model = LogisticRegression().fit(data, y)
+    data.to_csv(tmp_path / "d.csv", index=False)
+    (tmp_path / "m.pkl").write_bytes(pickle.dumps(model))
+    out = tmp_path / "report"
+    code, stdout, stderr = run_main(["validate", "--data", tmp_path / "d.csv", "--model", tmp_path / "m.pkl",
+                                     "--features", "a", "--response", text, "--intervals", "5", "--out", out])
+    assert code == 0, stderr
+    assert "2 of 2 effects match R" in stdout
+    report = (out / "report.md").read_text()
+    assert f"adapt_model(model, response={literal}).predict" in report
+    table = read_csv(out / "aleplot_a.csv")
+    positive_class = list(model.classes_)[1]
+    expected = pyale.ale(model, data, "a", n_intervals=5, response=positive_class)
+    np.testing.assert_allclose(table["pyale"].to_numpy(float), expected.effects[:, 0], rtol=1e-12, atol=1e-15)
+    assert np.ptp(table["r"]) > 0.05  # the probability of that class moves with 'a'

@@ -8,8 +8,9 @@ demo
     effect.
 run
     ALE of chosen features of a saved model on a data file (CSV or Parquet;
-    model from pickle, joblib, or R's ``.rds``): tidy CSVs, PNGs and a short
-    Markdown summary.
+    model from pickle, joblib, or R's ``.rds``): tidy CSVs, PNGs, a short
+    Markdown summary and ``manifest.json`` mapping each effect's exact feature
+    names to its files (see :mod:`pyale._cli.files` for the file names).
 validate
     Runs R's ALEPlot and/or iml and pyale on the same data and model and
     writes a report (Markdown and self-contained HTML: differences per
@@ -31,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 import time
 import warnings
@@ -50,6 +50,7 @@ from .inputs import (  # noqa: F401 - CommandError and the codes are part of thi
     _parse_features,
     _read_data,
     _read_model,
+    _response,
 )
 
 __all__ = ["main", "build_parser"]
@@ -81,7 +82,8 @@ def _add_job_options(command, *, conventions: list[str], default: str, conventio
                          help="fitted model: .pkl/.pickle, .joblib (needs joblib), or .rds "
                               "(an R model; needs R and rpy2)")
     command.add_argument("--features", required=True, nargs="+", metavar="FEATURE",
-                         help="column names; 'a,b' for the second-order effect of a pair")
+                         help="column names; 'a,b' for the second-order effect of a pair (a column "
+                              "whose name holds the comma is that column)")
     command.add_argument("--out", required=True, type=Path, metavar="DIR",
                          help="directory for the results (created if missing)")
     command.add_argument("--conventions", choices=conventions, default=default, help=conventions_help)
@@ -91,8 +93,9 @@ def _add_job_options(command, *, conventions: list[str], default: str, conventio
     command.add_argument("--drop", nargs="+", default=[], metavar="COLUMN",
                          help="data columns that are not model inputs (e.g. the response)")
     command.add_argument("--response", metavar="CLASS",
-                         help="for a classifier: the class whose probability to explain (for an "
-                              ".rds model with --r-predict-type prob: a column of R's answer)")
+                         help="for a classifier: the class whose probability to explain, matched to the "
+                              "model's classes by type ('1' and '1.0' name the class 1, 'true' the class "
+                              "True); for an .rds model with --r-predict-type prob: a column of R's answer")
     command.add_argument("--r-predict-type", metavar="TYPE",
                          help="for an .rds model: R's predict(type = TYPE), e.g. response or prob")
 
@@ -132,8 +135,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="ALE of a saved model on a data file",
         description=(
             "Compute the ALE of each FEATURE for a saved model on a data file and write "
-            "one tidy CSV and one PNG per feature plus summary.md into OUT. Only load "
-            "model files you trust: unpickling runs code."
+            "one tidy CSV and one PNG per feature plus summary.md and manifest.json (feature names "
+            "-> files) into OUT. File names are the feature names made safe, with a short hash "
+            "when that changed a name or two would coincide. Only load model files you trust: "
+            "unpickling runs code."
         ),
     )
     _add_job_options(run, conventions=["aleplot", "iml"], default="aleplot",
@@ -147,8 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
             "For each FEATURE, compute the ALE with R's ALEPlot::ALEPlot and/or iml's FeatureEffect "
             "(through rpy2) and with pyale, on the same data and the same model (an .rds model is "
             "evaluated by R's predict on both sides; a Python model is called back from R), and "
-            "write report.md, a self-contained report.html, and one CSV and one overlay PNG per "
-            "effect into OUT. Exit code 0 when every effect matches R (rtol 1e-10), 1 when one "
+            "write report.md, a self-contained report.html, manifest.json, and one CSV and one overlay "
+            "PNG per effect into OUT. Exit code 0 when every effect matches R (rtol 1e-10), 1 when one "
             "differs, 3 when R, rpy2 or an R package is missing. String columns are made factors "
             "with R's sorted levels on both sides."
         ),
@@ -222,12 +227,6 @@ def _output_dir(path: Path) -> Path:
     return path
 
 
-def _file_stem(*parts: object) -> str:
-    """A safe file name stem from labels: ``('ale', 'value')`` -> ``'ale_value'``."""
-    text = "_".join(str(p) for p in parts)
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "effect"
-
-
 def _new_axes():
     """A figure with one axes on matplotlib's Agg canvas (no pyplot, no window)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -238,15 +237,23 @@ def _new_axes():
     return figure.add_subplot()
 
 
+def _exact(value: float) -> str:
+    """A float as the shortest text that reads back as the same double (pandas 2 writes fewer digits)."""
+    return repr(float(value))
+
+
 def _write(out: Path, stem: str, frame, draw, title: str) -> list[Path]:
     """Write ``stem.csv`` (exact floats) and ``stem.png`` drawn by ``draw(ax)``."""
+    import matplotlib
+
     csv_path = out / f"{stem}.csv"
-    frame.to_csv(csv_path, index=False)
-    ax = _new_axes()
-    draw(ax)
-    ax.set_title(title, fontsize=10)
+    frame.to_csv(csv_path, index=False, float_format=_exact)
     png_path = out / f"{stem}.png"
-    ax.figure.savefig(png_path, dpi=100, bbox_inches="tight")
+    with matplotlib.rc_context({"text.parse_math": False}):  # names and levels drawn as written, '$' too
+        ax = _new_axes()
+        draw(ax)
+        ax.set_title(title, fontsize=10)
+        ax.figure.savefig(png_path, dpi=100, bbox_inches="tight")
     return [csv_path, png_path]
 
 
@@ -300,6 +307,8 @@ def _demo_command(args) -> int:
 def _run_command(args) -> int:
     import pyale
 
+    from .files import effect_stems, feature_label
+
     start = time.perf_counter()
     data = _read_data(args.data)
     _progress(f"read {data.shape[0]} rows x {data.shape[1]} columns from {str(args.data)!r}")
@@ -307,64 +316,88 @@ def _run_command(args) -> int:
     _progress(f"loaded the model {type(model).__name__} from {str(args.model)!r}")
     X = _model_inputs(data, model, args.drop)
     features = _parse_features(args.features, X.columns)
+    response = _response(model, args.response)
     out = _output_dir(args.out)
+    names = [feature if isinstance(feature, tuple) else (feature,) for feature in features]
+    stems = effect_stems([("ale", n) for n in names])
 
     written: list[Path] = []
     rows = []
-    for number, feature in enumerate(features, start=1):
-        label = " x ".join(feature) if isinstance(feature, tuple) else feature
+    for number, (feature, stem) in enumerate(zip(features, stems), start=1):
+        label = feature_label(feature if isinstance(feature, tuple) else (feature,))
         _progress(f"[{number}/{len(features)}] ALE of {label} ({args.conventions} conventions)")
         try:
             result = pyale.ale(
                 model, X, feature, conventions=args.conventions, n_intervals=args.intervals,
-                response=args.response,
+                response=response,
             )
         except Exception as exc:  # noqa: BLE001 - reported with the feature it concerns
             if os.environ.get("PYALE_DEBUG"):
                 raise
             raise CommandError(f"ALE of {label}: {_describe(exc)}") from exc
         frame = result.to_frame()
-        stem = _file_stem("ale", *result.features)
-        title = f"ALE of {label} ({result.kind}, {args.conventions} conventions)"
+        title = f"ALE of {feature_label(result.features)} ({result.kind}, {args.conventions} conventions)"
         _print_table(title, frame)
         paths = _write(out, stem, frame, lambda ax: result.plot(ax=ax), title)
         written += paths
-        rows.append((label, result, frame, paths))
+        rows.append((result, paths))
         _progress(f"[{number}/{len(features)}] done after {time.perf_counter() - start:.1f} s")
 
     summary = out / "summary.md"
     summary.write_text(_run_summary(args, data, X, model, rows), encoding="utf-8")
     written.append(summary)
+    written.append(_run_manifest(out, args, rows, response))
     _report_files(out, written)
     return EXIT_OK
 
 
+def _intervals_text(args) -> str:
+    if args.intervals is not None:
+        return str(args.intervals)
+    return "40 (default)" if args.conventions == "aleplot" else "20 (default)"
+
+
 def _run_summary(args, data, X, model, rows) -> str:
     from .. import __version__
+    from .files import markdown_label
 
-    intervals = args.intervals if args.intervals is not None else (
-        "40 (default)" if args.conventions == "aleplot" else "20 (default)"
-    )
     lines = [
         "# pyale run",
         "",
         f"- pyale {__version__}",
         f"- data: `{args.data}` ({data.shape[0]} rows; model inputs {list(map(str, X.columns))})",
         f"- model: `{args.model}` ({type(model).__module__}.{type(model).__name__})",
-        f"- conventions: {args.conventions}; intervals per numeric feature: {intervals}",
+        f"- conventions: {args.conventions}; intervals per numeric feature: {_intervals_text(args)}",
+        "- files per feature: `manifest.json` lists each effect's exact feature names and files",
         "",
         "| feature | kind | outputs | grid points | ALE min | ALE max | table | plot |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    for label, result, frame, (csv_path, png_path) in rows:
+    for result, (csv_path, png_path) in rows:
         effects = result.effects
+        outputs = ", ".join(map(str, result.outputs)).replace("|", "\\|")
         lines.append(
-            f"| {label} | {result.kind} | {', '.join(map(str, result.outputs))} | "
+            f"| {markdown_label(result.features)} | {result.kind} | {outputs} | "
             f"{' x '.join(str(len(g)) for g in result.grid)} | {effects.min():.6g} | "
             f"{effects.max():.6g} | [{csv_path.name}]({csv_path.name}) | "
             f"![{png_path.name}]({png_path.name}) |"
         )
     return "\n".join(lines) + "\n"
+
+
+def _run_manifest(out: Path, args, rows, response) -> Path:
+    from .. import __version__
+    from .files import write_manifest
+
+    header = {"pyale": __version__, "command": "run", "data": str(args.data), "model": str(args.model),
+              "conventions": args.conventions, "intervals": _intervals_text(args), "response": response}
+    effects = [
+        {"features": [str(f) for f in result.features], "kind": result.kind, "outputs": list(result.outputs),
+         "grid_points": [len(g) for g in result.grid], "ale_min": float(result.effects.min()),
+         "ale_max": float(result.effects.max()), "table": csv_path.name, "plot": png_path.name}
+        for result, (csv_path, png_path) in rows
+    ]
+    return write_manifest(out, header, effects)
 
 
 # ---------------------------------------------------------------- validate
@@ -385,14 +418,15 @@ def _validate_command(args) -> int:
     _progress(f"loaded the model {type(model).__name__} from {str(args.model)!r}")
     X = _validate.as_r_factors(_model_inputs(data, model, args.drop))
     features = _parse_features(args.features, X.columns)
-    out = _output_dir(args.out)
+    response = _response(model, args.response)
+
     def predict(frame):
         return np.asarray(model_predict(frame), dtype=float).reshape(-1)
 
     try:
-        model_predict = _validate.model_predict(model, args.response)
+        model_predict = _validate.model_predict(model, response)
         r_model = model if _validate.is_r_model(model) else None
-        side = _validate.RSide(X, predict, r_model, args.response, str(args.model))  # loads predict's package
+        side = _validate.RSide(X, predict, r_model, response, str(args.model))  # loads predict's package
         probe = model_predict(X.iloc[:2])
     except Exception as exc:  # noqa: BLE001 - the model's own error text
         raise CommandError(f"the model cannot predict on the data's columns {list(X.columns)!r}: "
@@ -401,10 +435,22 @@ def _validate_command(args) -> int:
         raise CommandError(
             f"the model has {np.shape(probe)[1]} outputs (e.g. class probabilities); ALEPlot explains "
             "one: choose it with --response.", EXIT_USAGE)
+    if "iml" in conventions:
+        renamed = _validate.unsyntactic_names(list(X.columns))
+        if renamed:
+            raise CommandError(
+                f"iml 0.11.4 fails on data whose column names are not syntactic R names, whichever feature "
+                f"is asked for (R's make.names changes them: {renamed!r}, and the model then gets no "
+                "columns). Rename those columns, or compare with ALEPlot only: --conventions aleplot.",
+                EXIT_USAGE)
+    out = _output_dir(args.out)
+    from .files import effect_stems, feature_label
+
     comparisons, files = [], []
     jobs = [(c, f) for f in features for c in conventions]
-    for number, (conv, feature) in enumerate(jobs, start=1):
-        label = " x ".join(feature) if isinstance(feature, tuple) else feature
+    stems = effect_stems([(c, f if isinstance(f, tuple) else (f,)) for c, f in jobs], joiner="_x_")
+    for number, ((conv, feature), stem) in enumerate(zip(jobs, stems), start=1):
+        label = feature_label(feature if isinstance(feature, tuple) else (feature,))
         _progress(f"[{number}/{len(jobs)}] {conv}: {label} in R and in pyale")
         K = args.intervals or _validate.DEFAULT_INTERVALS[conv]
         compare = _validate.compare_aleplot if conv == "aleplot" else _validate.compare_iml
@@ -415,16 +461,17 @@ def _validate_command(args) -> int:
                 raise
             raise CommandError(f"{conv} ALE of {label}: {_describe(exc)}") from exc
         comparisons.append(comparison)
-        files.append(_report.write_effect_files(out, comparison))
+        files.append(_report.write_effect_files(out, comparison, stem))
         verdict = "matches R" if comparison.ok else "DIFFERS from R"
         _progress(f"[{number}/{len(jobs)}] {verdict} (max |diff| {comparison.max_abs:.3g})")
-    context = _validate.report_context(args, data, model, X, features, conventions, side)
+    context = _validate.report_context(args, data, model, X, features, conventions, side, response=response)
     md_path, html_path = _report.write_reports(out, context, comparisons, files)
+    manifest = _report.write_validate_manifest(out, args, response, comparisons, files)
     matched = sum(c.ok for c in comparisons)
     print(f"{matched} of {len(comparisons)} effects match R (rtol 1e-10).")
     for comparison in comparisons:
         state = "match" if comparison.ok else "DIFFER " + "; ".join(comparison.problems)
         print(f"  {comparison.conventions:8s} {comparison.label:30s} max |diff| {comparison.max_abs:.3g}  {state}")
-    _report_files(out, [p for pair in files for p in pair] + [md_path, html_path])
+    _report_files(out, [p for pair in files for p in pair] + [md_path, html_path, manifest])
     _progress(f"done in {time.perf_counter() - start:.1f} s")
     return EXIT_OK if matched == len(comparisons) else EXIT_FAILED

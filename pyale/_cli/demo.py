@@ -22,6 +22,8 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
+from .inputs import read_csv_exact
+
 __all__ = [
     "FORMULA",
     "FEATURES",
@@ -65,7 +67,7 @@ class DemoEffect:
 def load_grunfeld() -> pd.DataFrame:
     """The bundled Grunfeld data: ``invest``, ``value``, ``capital``, ``firm`` (string), ``year``."""
     with resources.files("pyale").joinpath("data", "grunfeld.csv").open("r", encoding="utf-8") as fh:
-        return pd.read_csv(fh)
+        return read_csv_exact(fh)
 
 
 def fit_model(data: pd.DataFrame):

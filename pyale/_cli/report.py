@@ -6,12 +6,13 @@ import base64
 import datetime
 import hashlib
 import html
-import re
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["sha256", "write_effect_files", "write_reports"]
+from .files import markdown_label, write_manifest
+
+__all__ = ["sha256", "write_effect_files", "write_reports", "write_validate_manifest"]
 
 
 def sha256(path: Path) -> str:
@@ -20,10 +21,6 @@ def sha256(path: Path) -> str:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
-
-
-def _stem(comparison) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", f"{comparison.conventions}_{comparison.label}").strip("_")
 
 
 def _axes():
@@ -38,7 +35,8 @@ def _axes():
 def _draw(ax, comparison) -> None:
     table = comparison.table
     key = table.columns[0]
-    pair = " x " in comparison.label
+    name = str(comparison.features[0]) if comparison.features else str(key)
+    pair = len(comparison.features) == 2
     if pair:
         ax.scatter(table["r"], table["pyale"], s=12, color="black", label="cells")
         low, high = float(np.nanmin(table["r"])), float(np.nanmax(table["r"]))
@@ -50,12 +48,12 @@ def _draw(ax, comparison) -> None:
         ax.bar(positions, table["pyale"], color="0.8", edgecolor="black", label="pyale")
         ax.plot(positions, table["r"], "o", color="tab:red", label="R")
         ax.set_xticks(positions, [str(v) for v in table[key]], rotation=45, ha="right")
-        ax.set_xlabel(key)
+        ax.set_xlabel(name)
     else:
         x = table[key].to_numpy(float)
         ax.plot(x, table["pyale"], color="black", lw=1.5, label="pyale")
         ax.plot(x, table["r"], "o", color="tab:red", ms=4, mfc="none", label="R")
-        ax.set_xlabel(key)
+        ax.set_xlabel(name)
     if not pair:
         ax.set_ylabel("ALE")
     ax.legend(fontsize=8)
@@ -64,15 +62,20 @@ def _draw(ax, comparison) -> None:
                  f"{comparison.max_abs:.2g})", fontsize=10)
 
 
-def write_effect_files(out: Path, comparison) -> tuple[Path, Path]:
-    """``<stem>.csv`` (both sides, exact floats) and ``<stem>.png`` (R drawn over pyale)."""
-    stem = _stem(comparison)
+def write_effect_files(out: Path, comparison, stem: str) -> tuple[Path, Path]:
+    """``<stem>.csv`` (both sides, exact floats) and ``<stem>.png`` (R drawn over pyale).
+
+    ``stem`` comes from :func:`pyale._cli.files.effect_stems`, distinct for every effect of a run.
+    """
+    import matplotlib
+
     csv_path = out / f"{stem}.csv"
     comparison.table.to_csv(csv_path, index=False, float_format="%.17g")
-    ax = _axes()
-    _draw(ax, comparison)
     png_path = out / f"{stem}.png"
-    ax.figure.savefig(png_path, dpi=100, bbox_inches="tight")
+    with matplotlib.rc_context({"text.parse_math": False}):  # names and levels drawn as written, '$' too
+        ax = _axes()
+        _draw(ax, comparison)
+        ax.figure.savefig(png_path, dpi=100, bbox_inches="tight")
     return csv_path, png_path
 
 
@@ -105,12 +108,13 @@ def write_reports(out: Path, context: dict, comparisons, files) -> tuple[Path, P
     md += [f"- {key}: {value}" for key, value in context["inputs"].items()]
     md += ["", "## Versions", ""] + [f"- {key}: {value}" for key, value in context["versions"].items()]
     md += ["", "## Effects", "", "| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
-    for row in rows:
-        md.append("| " + " | ".join(row[:7]) + f" | [{row[7]}]({row[7]}) | ![{row[8]}]({row[8]}) |")
+    for comparison, row in zip(comparisons, rows):
+        cells = [row[0], markdown_label(comparison.features), *row[2:6], row[6].replace("|", "\\|")]
+        md.append("| " + " | ".join(cells) + f" | [{row[7]}]({row[7]}) | ![{row[8]}]({row[8]}) |")
     md += ["", "## Set-up the calls rely on", "", "R:", "", "```r", context["r_setup"], "```", "", "Python:", "",
            "```python", context["python_setup"], "```", "", "## The exact calls", ""]
     for comparison in comparisons:
-        md += [f"### {comparison.conventions}: {comparison.label}", "", "R:", "", "```r",
+        md += [f"### {comparison.conventions}: {markdown_label(comparison.features)}", "", "R:", "", "```r",
                comparison.r_call, "```", "", "pyale:", "", "```python", comparison.py_call, "```", ""]
     md += ["## Reproduce", "", "```bash", context["command"], "```", "", context["model_note"], ""]
     md_path = out / "report.md"
@@ -146,3 +150,17 @@ def write_reports(out: Path, context: dict, comparisons, files) -> tuple[Path, P
     html_path = out / "report.html"
     html_path.write_text("\n".join(parts), encoding="utf-8")
     return md_path, html_path
+
+
+def write_validate_manifest(out: Path, args, response, comparisons, files) -> Path:
+    """``manifest.json``: per effect its conventions, exact feature names, verdict and files."""
+    from .. import __version__
+
+    header = {"pyale": __version__, "command": "validate", "data": str(args.data), "model": str(args.model),
+              "conventions": args.conventions, "intervals": args.intervals, "response": response}
+    effects = [
+        {"conventions": c.conventions, "features": [str(f) for f in c.features], "matches_r": c.ok,
+         "max_abs_diff": c.max_abs, "problems": list(c.problems), "table": csv_path.name, "plot": png_path.name}
+        for c, (csv_path, png_path) in zip(comparisons, files)
+    ]
+    return write_manifest(out, header, effects)

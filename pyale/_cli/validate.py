@@ -18,10 +18,13 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .validate_r import PACKAGES, RSide, r_problem, versions
+from .._results import tidy_frame
+from .files import feature_label
+from .inputs import exact_csv_options
+from .validate_r import PACKAGES, RSide, r_problem, unsyntactic_names, versions
 
 __all__ = ["PACKAGES", "Comparison", "RSide", "as_r_factors", "compare_aleplot", "compare_iml", "is_r_model",
-           "model_predict", "python_setup", "r_problem", "report_context", "versions"]
+           "model_predict", "python_setup", "r_problem", "report_context", "unsyntactic_names", "versions"]
 
 RTOL = 1e-10
 ATOL_SCALE = 1e-10
@@ -30,7 +33,11 @@ DEFAULT_INTERVALS = {"aleplot": 40, "iml": 20}
 
 @dataclass
 class Comparison:
-    """One effect computed by R and by pyale, and how far apart they are."""
+    """One effect computed by R and by pyale, and how far apart they are.
+
+    ``label`` tells the features apart in text (``'a' x 'b'``); ``features``
+    holds their exact names.
+    """
 
     conventions: str
     label: str
@@ -42,6 +49,7 @@ class Comparison:
     atol: float
     within: bool
     problems: list = field(default_factory=list)
+    features: tuple = ()
 
     @property
     def ok(self) -> bool:
@@ -55,7 +63,7 @@ def as_r_factors(X: pd.DataFrame) -> pd.DataFrame:
     R's ALEPlot treats a character column as numeric and fails; a factor with
     the same levels on both sides makes R and pyale see the same feature.
     """
-    converted = {}
+    converted = []
     for name in X.columns:
         column = X[name]
         if isinstance(column.dtype, pd.CategoricalDtype) or pd.api.types.is_numeric_dtype(column.dtype) \
@@ -64,9 +72,14 @@ def as_r_factors(X: pd.DataFrame) -> pd.DataFrame:
         if pd.api.types.is_object_dtype(column.dtype) or pd.api.types.is_string_dtype(column.dtype):
             values = column.astype(object).where(column.notna(), None)
             levels = np.unique(np.asarray([str(v) for v in values if v is not None], dtype=object).astype(str))
-            converted[name] = pd.Categorical([None if v is None else str(v) for v in values],
-                                             categories=[str(v) for v in levels])
-    return X.assign(**converted) if converted else X
+            converted.append((name, pd.Categorical([None if v is None else str(v) for v in values],
+                                                   categories=[str(v) for v in levels])))
+    if not converted:
+        return X
+    out = X.copy(deep=False)  # not X.assign(**...): a column may be called 'self'
+    for name, column in converted:
+        out[name] = column
+    return out
 
 
 def is_r_model(model) -> bool:
@@ -151,18 +164,25 @@ def compare_aleplot(side: RSide, predict, feature, K: int) -> Comparison:
     table = _aleplot_table(names, r_axes, f_r, f_py)
     max_abs, max_rel, atol, within = _differences(f_r.ravel(), f_py.ravel())
     py_J = repr(tuple(names)) if len(names) == 2 else repr(names[0])
-    return Comparison("aleplot", " x ".join(names), r["code"],
+    return Comparison("aleplot", feature_label(names), r["code"],
                       f"pyale.ALEPlot(X, None, pred_fun, J={py_J}, K={K})", table, max_abs, max_rel, atol,
-                      within, problems)
+                      within, problems, tuple(names))
+
+
+def _compared(keys: list, f_r: np.ndarray, f_py: np.ndarray) -> pd.DataFrame:
+    """Key columns, then ``r``, ``pyale``, ``difference``; a key named like those is written ``feature_<name>``."""
+    f_r, f_py = np.ravel(f_r), np.ravel(f_py)
+    return tidy_frame(keys, [("r", f_r), ("pyale", f_py), ("difference", f_py - f_r)])
 
 
 def _aleplot_table(names, axes, f_r, f_py) -> pd.DataFrame:
     if len(names) == 1:
-        return pd.DataFrame({names[0]: list(axes[0]), "r": f_r, "pyale": f_py, "difference": f_py - f_r})
+        return _compared([(names[0], list(axes[0]))], f_r, f_py)
     a, b = np.meshgrid(np.arange(len(axes[0])), np.arange(len(axes[1])), indexing="ij")
-    first = np.asarray(list(axes[0]), dtype=object)
-    return pd.DataFrame({names[0]: first[a.ravel()], names[1]: np.asarray(axes[1], dtype=float)[b.ravel()],
-                         "r": f_r.ravel(), "pyale": f_py.ravel(), "difference": (f_py - f_r).ravel()})
+    first = np.empty(len(axes[0]), dtype=object)
+    first[:] = list(axes[0])
+    return _compared([(names[0], first[a.ravel()]), (names[1], np.asarray(axes[1], dtype=float)[b.ravel()])],
+                     f_r, f_py)
 
 
 def compare_iml(side: RSide, predict, feature, grid_size: int) -> Comparison:
@@ -170,10 +190,11 @@ def compare_iml(side: RSide, predict, feature, grid_size: int) -> Comparison:
     import pyale
 
     names = list(feature) if isinstance(feature, tuple) else [feature]
-    r_frame, code = side.iml(names, grid_size)
+    # pyale first: a feature iml cannot lay out (e.g. '.value') gets pyale's clear refusal, not R's error
     effect = pyale.FeatureEffect(pyale.Predictor(predict_function=predict, data=side.X),
-                                 names if len(names) == 2 else names[0], method="ale", grid_size=grid_size)
+                                 names if len(names) == 2 else [names[0]], method="ale", grid_size=grid_size)
     py_frame = effect.results.reset_index(drop=True)
+    r_frame, code = side.iml(names, grid_size)
     problems: list[str] = []
     if list(r_frame.columns) != list(py_frame.columns):
         problems.append(f"columns differ: R {list(r_frame.columns)}, pyale {list(py_frame.columns)}")
@@ -192,17 +213,26 @@ def compare_iml(side: RSide, predict, feature, grid_size: int) -> Comparison:
     f_r = r_frame[value].to_numpy(float)[:n] if value in r_frame else np.full(n, np.nan)
     f_py = py_frame[value].to_numpy(float)[:n]
     columns = [*names, *(c for c in py_frame.columns if c not in names and c != value)]
-    table = py_frame.iloc[:n][columns].assign(r=f_r, pyale=f_py, difference=f_py - f_r)
+    table = _compared([(c, py_frame[c].to_numpy()[:n]) for c in columns], f_r, f_py)
     max_abs, max_rel, atol, within = _differences(f_r, f_py)
     py_feature = repr(names) if len(names) == 2 else repr(names[0])
-    return Comparison("iml", " x ".join(names), code,
+    return Comparison("iml", feature_label(names), code,
                       f"pyale.FeatureEffect(pyale.Predictor(predict_function=predict, data=X), {py_feature}, "
                       f"method='ale', grid_size={grid_size}).results", table, max_abs, max_rel, atol, within,
-                      problems)
+                      problems, tuple(names))
 
 
-def python_setup(args, X: pd.DataFrame, r_model: bool) -> str:
-    """The Python code that defines ``X``, ``predict`` and ``pred_fun`` as the pyale calls use them."""
+_TYPED = object()
+
+
+def python_setup(args, X: pd.DataFrame, r_model: bool, response=_TYPED) -> str:
+    """The Python code that defines ``X``, ``predict`` and ``pred_fun`` as the pyale calls use them.
+
+    ``response`` is the class the command matched to ``--response`` (e.g. the
+    int 1 for ``--response 1``); by default the text typed.
+    """
+    if response is _TYPED:
+        response = args.response
     reader = "read_csv" if str(args.data).lower().endswith(".csv") else "read_parquet"
     path = str(args.model)
     imports = ["import pandas as pd", "import pyale"]
@@ -211,27 +241,35 @@ def python_setup(args, X: pd.DataFrame, r_model: bool) -> str:
     else:
         imports += ["import joblib"] if path.lower().endswith(".joblib") else []
         imports.append("from pyale._core.adapters import adapt_model")
-    lines = [*imports, f"data = pd.{reader}({str(args.data)!r})", f"X = data[{[str(c) for c in X.columns]!r}]"]
+    options = "".join(f", {k}={v!r}" for k, v in exact_csv_options().items()) if reader == "read_csv" else ""
+    lines = [*imports, f"data = pd.{reader}({str(args.data)!r}{options})", f"X = data[{[str(c) for c in X.columns]!r}]"]
     strings = [str(c) for c in X.columns if isinstance(X[c].dtype, pd.CategoricalDtype)]
     if strings:
         lines.append(f"# categorical columns {strings!r}: pandas Categoricals, the same levels as R's factors")
     if r_model:
         extra = "" if args.r_predict_type is None else f", type={args.r_predict_type!r}"
         lines.append(f"model = pyale.r.RModel({path!r}{extra})")
-        if args.response is not None:
-            lines.append(f"predict = lambda frame: model.predict(frame)[{str(args.response)!r}].to_numpy(float)")
+        if response is not None:
+            lines.append(f"predict = lambda frame: model.predict(frame)[{str(response)!r}].to_numpy(float)")
         else:
             lines.append("predict = model.predict")
     else:
         loader = "joblib.load" if path.lower().endswith(".joblib") else "pd.read_pickle"
         lines.append(f"model = {loader}({path!r})")
-        lines.append(f"predict = adapt_model(model, response={args.response!r}).predict")
+        lines.append(f"predict = adapt_model(model, response={_literal(response)}).predict")
     lines.append("pred_fun = lambda X_model, newdata: predict(newdata)")
     return "\n".join(lines)
 
 
+def _literal(value) -> str:
+    """``repr`` of a class label that reads back as the same value (NumPy scalars as Python's)."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    return repr(value)
+
+
 def report_context(args, data: pd.DataFrame, model, X: pd.DataFrame, features: list, conventions: list[str],
-                   side: RSide) -> dict:
+                   side: RSide, response=_TYPED) -> dict:
     """What :func:`pyale._cli.report.write_reports` writes besides the effects."""
     import shlex
 
@@ -252,11 +290,11 @@ def report_context(args, data: pd.DataFrame, model, X: pd.DataFrame, features: l
             "model": f"{args.model} ({type(model).__module__}.{type(model).__name__}; "
                      f"SHA-256 {sha256(args.model)})",
             "model inputs": ", ".join(map(str, X.columns)),
-            "features": ", ".join(" x ".join(f) if isinstance(f, tuple) else f for f in features),
+            "features": ", ".join(feature_label(f if isinstance(f, tuple) else (f,)) for f in features),
         },
         "versions": versions(conventions),
         "r_setup": side.setup,
-        "python_setup": python_setup(args, X, r_model),
+        "python_setup": python_setup(args, X, r_model, response),
         "command": "pyale validate " + " ".join(shlex.quote(a) for a in argv),
         "model_note": ("R evaluates the R model with its own predict() on both sides." if r_model
                        else "R calls the Python model back through rpy2, so both sides use the same model."),

@@ -13,9 +13,18 @@ import importlib.metadata as metadata
 import numpy as np
 import pandas as pd
 
-__all__ = ["PACKAGES", "RSide", "r_problem", "versions"]
+__all__ = ["PACKAGES", "RSide", "r_problem", "unsyntactic_names", "versions"]
 
 PACKAGES = {"aleplot": ("ALEPlot", "yaImpute"), "iml": ("iml",)}
+
+INSTALL_R = (
+    "Install R, then rpy2 through pyale's 'r' extra: in the top folder of a clone of pyale's repository run "
+    "`pip install \".[r]\"` (its distribution, pyale-r, is on no package index; `pip install \"rpy2>=3.5,<3.6\"` "
+    "installs the same rpy2), "
+    "and in R install the packages the report compares with: iml and yaImpute from CRAN, ALEPlot 1.1 from "
+    "CRAN's archive (it has left CRAN)."
+)
+"""How to get what ``pyale validate`` needs (named by every message about a missing piece)."""
 
 
 def r_problem(conventions: list[str]) -> str | None:
@@ -23,8 +32,7 @@ def r_problem(conventions: list[str]) -> str | None:
     try:
         import rpy2.robjects as ro
     except ImportError as exc:
-        return (f"rpy2 is not installed ({exc}). Install R, then `pip install \"pyale-r[r]\"` "
-                "(with R older than 4.5 use `pip install \"rpy2<3.6\"`).")
+        return (f"rpy2 is not installed ({exc}). {INSTALL_R}")
     except Exception as exc:  # noqa: BLE001 - rpy2 without R raises ValueError/RuntimeError/OSError
         return (f"rpy2 could not start R ({type(exc).__name__}: {exc}). Install R "
                 "(Debian/Ubuntu: `apt install r-base-core`).")
@@ -36,6 +44,18 @@ def r_problem(conventions: list[str]) -> str | None:
                 "them in R (ALEPlot 1.1 has left CRAN: install it from CRAN's archive); pyale never "
                 "installs R packages.")
     return None
+
+
+def unsyntactic_names(names: list[str]) -> dict:
+    """Column names that R's ``make.names`` would change, mapped to what R makes of them.
+
+    iml 0.11.4 fails on data with such a column (``subscript out of bounds``,
+    or the model receives no columns), whichever feature is asked for.
+    """
+    import rpy2.robjects as ro
+
+    made = list(ro.r["make.names"](ro.StrVector([str(n) for n in names])))
+    return {str(n): m for n, m in zip(names, made) if str(n) != m}
 
 
 def versions(conventions: list[str]) -> dict:

@@ -13,6 +13,7 @@ from .. import _present
 from .._core.features import read_feature
 from .tables import (
     ale_categorical_results,
+    check_feature_names,
     ale_numeric_results,
     iml_level_order,
     numeric_ale_edges,
@@ -47,8 +48,18 @@ def _check_method(method: object, caller: str) -> str:
 
 
 def _resolve_features(predictor: Predictor, feature: object) -> tuple:
-    """One or two feature labels (names, or 0-based positions among the features)."""
+    """One or two feature labels (names, or 0-based positions among the features).
+
+    A tuple that is itself a feature's label (not a pair of features) names that feature.
+    """
     items = list(feature) if isinstance(feature, (list, tuple, np.ndarray, pd.Index)) else [feature]
+    if isinstance(feature, tuple) and _is_label(feature, predictor.feature_names):
+        if len(items) == 2 and all(_is_label(item, predictor.feature_names) for item in items):
+            raise ValueError(
+                f"The 'feature' parameter of {_CALLER} is ambiguous: {feature!r} is a feature and also a "
+                f"pair of features. Pass [{feature!r}] for the one feature, or a list for the pair."
+            )
+        items = [feature]
     if not 1 <= len(items) <= 2:
         raise ValueError(
             f"The 'feature' parameter of {_CALLER} must name one feature or a pair. "
@@ -70,6 +81,13 @@ def _resolve_features(predictor: Predictor, feature: object) -> tuple:
             f"The 'feature' parameter of {_CALLER} must name two different features. Got {items!r}."
         )
     return tuple(names)
+
+
+def _is_label(item: object, labels: list) -> bool:
+    try:
+        return item in labels
+    except (TypeError, ValueError):  # unhashable or array-like items
+        return False
 
 
 def _check_grid_size(grid_size: object, n_features: int) -> tuple[int, ...]:
@@ -177,6 +195,7 @@ class FeatureEffect:
         self.method = _check_method(method, _CALLER)
         self._grid_size_given = grid_size
         names = _resolve_features(predictor, feature)
+        check_feature_names(names, self.method, _CALLER)
         self.n_features = len(names)
         self.grid_size = _check_grid_size(grid_size, self.n_features)
         if center_at is not None and (method == "ale" or self.n_features == 2):
@@ -452,6 +471,8 @@ class FeatureEffects:
                 f"Got unknown {unknown!r}; the features are {predictor.feature_names!r}."
             )
         self.features = list(features)
+        for name in self.features:
+            check_feature_names([name], self.method, caller)
         self.center_at = center_at
         self.grid_size = grid_size
         with warnings.catch_warnings():
@@ -460,7 +481,7 @@ class FeatureEffects:
                               UserWarning, stacklevel=2)
                 warnings.simplefilter("ignore", UserWarning)
             self.effects = {
-                name: FeatureEffect(predictor, name, method=method, center_at=center_at, grid_size=grid_size,
+                name: FeatureEffect(predictor, [name], method=method, center_at=center_at, grid_size=grid_size,
                                     max_rows_per_call=max_rows_per_call)
                 for name in self.features
             }
@@ -468,8 +489,15 @@ class FeatureEffects:
 
     @staticmethod
     def _long(name, results: pd.DataFrame) -> pd.DataFrame:
-        out = results.rename(columns={name: ".borders"})
-        out[".feature"] = name
+        out = results.copy()
+        out.columns = pd.Index([".borders" if _is_label(c, [name]) else c for c in out.columns],
+                               tupleize_cols=False)
+        if isinstance(name, tuple):  # a tuple label is one value per row, not a sequence to spread
+            feature = np.empty(out.shape[0], dtype=object)
+            feature[:] = [name] * out.shape[0]
+            out[".feature"] = feature
+        else:
+            out[".feature"] = name
         return out
 
     def plot(self, features: Sequence | None = None, *, ncols: int | None = None, nrows: int | None = None,

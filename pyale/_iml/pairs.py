@@ -16,7 +16,7 @@ import pandas as pd
 
 from .._core.features import read_feature
 from .._core.pair_effect import categorical_numeric_pair_effect, numeric_pair_effect
-from .tables import class_column, iml_level_order, numeric_ale_edges, rows_inside
+from .tables import class_column, iml_level_order, numeric_ale_edges, results_frame, rows_inside
 
 __all__ = ["ale_pair_results"]
 
@@ -41,7 +41,7 @@ def _long_surface(effects: np.ndarray, outputs: list, first_sides, second_sides,
     out[".bottom"], out[".top"] = second_sides[0][i2], second_sides[1][i2]
     for name, values, axis in columns_after:
         out[name] = values[i1 if axis == 0 else i2]
-    return pd.DataFrame(out)
+    return results_frame(out)
 
 
 def ale_pair_results(effect_obj, data: pd.DataFrame, predict):

@@ -30,7 +30,43 @@ __all__ = [
     "pd_grid",
     "pd_results",
     "class_column",
+    "RESERVED_COLUMNS",
+    "check_feature_names",
+    "results_frame",
 ]
+
+RESERVED_COLUMNS = {
+    "ale": (".type", ".value", ".class"),
+    "ale pair": (".type", ".ale", ".right", ".left", ".bottom", ".top", ".class"),
+    "pdp": (".type", ".value", ".class"),
+    "ice": (".type", ".value", ".class", ".id"),
+    "pdp+ice": (".type", ".value", ".class", ".id"),
+}
+"""The columns of iml's ``results`` beside the features', per method (``.class`` with several outputs)."""
+
+
+def check_feature_names(names, method: str, caller: str) -> None:
+    """Refuse a feature named like one of iml's own result columns.
+
+    iml 0.11.4 either stops with an unrelated error or returns a table with
+    the feature's column lost or overwritten (see ``docs/deviations.md``);
+    pyale keeps iml's column names, so such a feature cannot be laid out.
+    """
+    reserved = RESERVED_COLUMNS["ale pair" if method == "ale" and len(names) == 2 else method]
+    for name in names:
+        if isinstance(name, str) and name in reserved:
+            raise ValueError(
+                f"The 'feature' parameter of {caller} names feature {name!r}, which is the name of one of "
+                f"the columns of iml's results table for method {method!r} ({list(reserved)!r}). Rename "
+                "that column of the data (iml 0.11.4 fails or loses the column here: see docs/deviations.md)."
+            )
+
+
+def results_frame(columns: dict) -> pd.DataFrame:
+    """A results table from ``{label: values}`` in order; a tuple label stays one label (no MultiIndex)."""
+    frame = pd.DataFrame(dict(enumerate(columns.values())))
+    frame.columns = pd.Index(list(columns), tupleize_cols=False)
+    return frame
 
 
 def class_column(outputs: list, codes: np.ndarray) -> pd.Categorical:
@@ -107,7 +143,7 @@ def ale_numeric_results(frame, feature, edges, predict, outputs_of) -> tuple[pd.
     columns = {".type": np.full(n_points * n_outputs, "ale", dtype=object)}
     columns.update(_long(effect.effects, outputs, ".value"))
     columns[feature.name] = np.repeat(edges.astype(float), n_outputs)
-    return pd.DataFrame(columns), effect
+    return results_frame(columns), effect
 
 
 def ale_categorical_results(frame, feature, order, predict, outputs_of) -> tuple[pd.DataFrame, object]:
@@ -121,7 +157,7 @@ def ale_categorical_results(frame, feature, order, predict, outputs_of) -> tuple
     columns[feature.name] = pd.Categorical.from_codes(
         np.repeat(np.arange(n_levels), n_outputs), categories=labels
     )
-    return pd.DataFrame(columns), effect
+    return results_frame(columns), effect
 
 
 def pd_grid(feature: Feature, series: pd.Series, grid_size: int, grid_points, anchor):
@@ -257,7 +293,7 @@ def pd_results(
             pdp[".class"] = class_column(outputs, classes)
         pdp[".value"] = means[points, classes]
         pdp[".type"] = np.full(points.shape[0], "pdp", dtype=object)
-        blocks.append(pd.DataFrame(pdp))
+        blocks.append(results_frame(pdp))
     if method in ("ice", "pdp+ice"):
         ids = np.repeat(np.arange(n_rows), n_outputs * n_points)
         classes = np.tile(np.repeat(np.arange(n_outputs), n_points), n_rows)
@@ -278,7 +314,7 @@ def pd_results(
         ice[".value"] = y[points, ids, classes]
         ice[".type"] = np.full(points.shape[0], "ice", dtype=object)
         ice[".id"] = ids + 1
-        blocks.append(pd.DataFrame(ice))
+        blocks.append(results_frame(ice))
     out = pd.concat(blocks, ignore_index=True) if len(blocks) > 1 else blocks[0]
     if method == "pdp+ice":
         out[".id"] = out[".id"].astype("Int64")

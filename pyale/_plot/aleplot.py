@@ -23,7 +23,7 @@ def _r_number(value: float) -> str:
 
 def _labels(result):
     number = result.column_number
-    if isinstance(result.feature, tuple):
+    if result.is_pair:
         return tuple(f"x_{n} ({name})" for n, name in zip(number, result.feature))
     return f"x_{number} ({result.feature})", f"f_{number}(x_{number})"
 
@@ -71,7 +71,7 @@ class RPlotDisplay:
         self.ax_ = ax
         self.figure_ = ax.figure
         result = self.result
-        if isinstance(result.feature, tuple):
+        if result.is_pair:
             self._plot_pair(ax, NA_plot=NA_plot, **kwargs)
         elif result.kind == "categorical":
             xlabel, ylabel = _labels(result)
