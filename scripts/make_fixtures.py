@@ -13,6 +13,7 @@ scripts/make_nearest_fixture.py        reference/nearest/          yaImpute
 scripts/make_aleplot_fixtures.py       reference/aleplot/          ALEPlot, yaImpute, MASS,
                                                                    rpart, randomForest
 scripts/make_iml_fixtures.py           reference/iml/              iml, yaImpute, rpart, MASS
+scripts/make_rng_fixtures.py           reference/rng/              parallel, furrr, future
 =====================================  ==========================  ===========================
 
 It needs R (pyale's fixtures came from R 4.2.2), rpy2 (``pip install
@@ -37,6 +38,7 @@ GENERATORS = [
     ("make_nearest_fixture.py", ["yaImpute"]),
     ("make_aleplot_fixtures.py", ["ALEPlot", "yaImpute", "MASS", "rpart", "randomForest"]),
     ("make_iml_fixtures.py", ["iml", "yaImpute", "rpart", "MASS"]),
+    ("make_rng_fixtures.py", ["parallel", "furrr", "future"]),
 ]
 
 
