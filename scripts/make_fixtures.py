@@ -14,6 +14,8 @@ scripts/make_aleplot_fixtures.py       reference/aleplot/          ALEPlot, yaIm
                                                                    rpart, randomForest
 scripts/make_iml_fixtures.py           reference/iml/              iml, yaImpute, rpart, MASS
 scripts/make_rng_fixtures.py           reference/rng/              parallel, furrr, future
+scripts/make_ale_fixtures.py           reference/ale/              ale 0.5.0 in ~/Rlib-ale and,
+                                                                   corrected, ~/Rlib-ale-fixed
 =====================================  ==========================  ===========================
 
 It needs R (pyale's fixtures came from R 4.2.2), rpy2 (``pip install
@@ -39,6 +41,7 @@ GENERATORS = [
     ("make_aleplot_fixtures.py", ["ALEPlot", "yaImpute", "MASS", "rpart", "randomForest"]),
     ("make_iml_fixtures.py", ["iml", "yaImpute", "rpart", "MASS"]),
     ("make_rng_fixtures.py", ["parallel", "furrr", "future"]),
+    ("make_ale_fixtures.py", []),  # loads ale from its own R libraries and checks them itself
 ]
 
 
