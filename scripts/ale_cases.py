@@ -197,6 +197,8 @@ class Case:
         (``ale_seed`` is ALE()'s ``seed``)
     library : "ale" (0.5.0 as released) or "ale-fixed" (with the bootstrap fix)
     note : why the case exists
+    known_faults : {term: reason} for terms where R's stored answer is wrong (pyale's
+        right answer must differ there; docs/ale-package.md, section 10)
     """
 
     name: str
@@ -213,7 +215,7 @@ class Case:
     library: str = "ale"
     note: str = ""
     seed: int = SEED
-    tags: tuple = field(default_factory=tuple)
+    known_faults: dict = field(default_factory=dict)
 
 
 def _mixed(name, x_cols, **kw):
@@ -257,7 +259,9 @@ CASES = [
     Case("toothgrowth_lm", "toothgrowth", "lm_toothgrowth", ("supp", "dose", "supp:dose"), "len",
          note="two-level factor supp -> binary; dose has three values"),
     Case("iris_multiclass", "iris", "iris_probs", ("Petal.Length", "Sepal.Width", "Sepal.Width:Petal.Width"), "Species",
-         max_num_bins=6, note="class probabilities: one table per class (categorical response)"),
+         max_num_bins=6, note="class probabilities: one table per class (categorical response)",
+         known_faults={"Sepal.Width:Petal.Width": "2-D term with several response classes: ale subtracts the "
+                       "lower-order parts of other classes and cells (docs/ale-package.md, section 10, case 13)"}),
     Case("class_multiclass", "class", "class_probs", ("x1", "g"), "cls", note="three-class response, synthetic"),
     # --- bootstrap, numeric features (ale as released)
     _mixed("boot_num_x1_s0", ["x1"], boot_it=20, note="bootstrap, default seed 0"),

@@ -383,6 +383,7 @@ def run_case(ro, case, library: str) -> dict:
             "r_library_path": os.environ.get(*LIBRARIES[library]),
             "r_library_has_bootstrap_fix": bool(ro.r(".pyale_fixed()")[0]),
             "r_library_reason": LIBRARY_REASON[library],
+            "known_faults": case.known_faults,
             "created": datetime.date.today().isoformat(),
             "rtol": RTOL,
             "atol_scale": 1e-10,

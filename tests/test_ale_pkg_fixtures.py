@@ -274,6 +274,7 @@ def test_fixture_metadata_and_libraries():
         assert meta["generator"] == "scripts/make_ale_fixtures.py"
         assert meta["r_library"] == case.library
         assert meta["r_library_has_bootstrap_fix"] == (case.library == "ale-fixed")
+        assert meta["known_faults"] == case.known_faults
         assert meta["packages"]["ale"] == "0.5.0"
         assert meta["r_version"].startswith("R version 4.2.2")
 
