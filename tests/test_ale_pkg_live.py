@@ -56,6 +56,7 @@ def _rscript(library: str, code: str) -> list[str]:
 @pytest.mark.parametrize("data_seed, ale_seed", ale_cases.HELD_BACK_SEEDS)
 def test_held_back_cases(ale_libraries, tmp_path, data_seed, ale_seed):
     from test_ale_pkg_fixtures import check_fixture
+    from test_ale_pkg_reference import check_curves
 
     done = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "make_ale_fixtures.py"), "--out", str(tmp_path),
@@ -68,6 +69,7 @@ def test_held_back_cases(ale_libraries, tmp_path, data_seed, ale_seed):
         fixture = json.loads(path.read_text())
         assert fixture["meta"]["case"]["seed"] == data_seed
         check_fixture(fixture)
+        check_curves(fixture, f"{path.stem}@{data_seed}")
 
 
 BINARY_REPRO = """

@@ -243,7 +243,11 @@ def misalign_like_r(curves: list[np.ndarray], shifts: list[np.ndarray]) -> list[
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_plain_recomputation_gives_r_curves(path):
-    fx = load(path)
+    check_curves(load(path), path.stem)
+
+
+def check_curves(fx: dict, name: str) -> None:
+    """Every curve of one fixture (full data and replicates) against the plain re-computation."""
     cats = fx["intermediates"]["y_cats"]
     values = response_values(fx, droplevels(frame(fx["data"])))
     for term, entry in fx["tables"].items():
@@ -259,7 +263,7 @@ def test_plain_recomputation_gives_r_curves(path):
                 got = frame(tables["get"])[".y"].to_numpy(float) - _centre(fx, cat)
                 expected = got.reshape(shape, order="F")[None]
             floor = 1e-10 * float(np.max(np.abs(values[:, ci] - np.median(values[:, ci]))))
-            label = f"{path.stem}[{term}][{cat}]"
+            label = f"{name}[{term}][{cat}]"
             np.testing.assert_array_equal(np.isnan(mine[ci]), np.isnan(expected), err_msg=label)
             np.testing.assert_allclose(mine[ci], expected, rtol=1e-9, atol=floor, err_msg=label)
 
