@@ -13,7 +13,8 @@ from typing import Callable
 
 import numpy as np
 
-from .._rbase import ecdf_at, quantile_type7
+from .._core.stats import Normaliser
+from .._rbase import quantile_type7
 
 __all__ = [
     "STATISTICS",
@@ -81,36 +82,7 @@ def normaliser(response) -> Callable[[np.ndarray], np.ndarray]:
     >>> N(np.array([-2.0, -0.5, 0.0, 1.5, 9.0])).tolist()
     [-50.0, 0.0, 0.0, 33.33333333333333, 50.0]
     """
-    v = np.asarray(response, dtype=float).ravel()
-    centred = v - r_median(v)
-    mid = r_median(centred)
-    negative, positive = centred[centred < 0], centred[centred > 0]
-    if mid != centred.max():
-        pre = float(negative.max()) if negative.size else -math.inf
-    else:
-        pre = 0.0
-    if mid != centred.min():
-        post = float(positive.min()) if positive.size else math.inf
-    else:
-        post = 0.0
-    lower = np.sort(-centred[centred <= 0])
-    upper = np.sort(centred[centred >= 0])
-
-    def normalise(values) -> np.ndarray:
-        e = np.asarray(values, dtype=float)
-        out = np.full(e.shape, np.nan)
-        known = ~np.isnan(e)
-        inside = known & (e >= pre) & (e <= post)
-        out[inside] = 0.0
-        below = known & ~inside & (e < 0)
-        out[below] = -ecdf_at(lower, -e[below], presorted=True) / 2 * 100
-        zero = known & ~inside & (e == 0)
-        out[zero] = 0.0
-        above = known & ~inside & (e > 0)
-        out[above] = ecdf_at(upper, e[above], presorted=True) / 2 * 100
-        return out
-
-    return normalise
+    return Normaliser.from_response(np.asarray(response, dtype=float).ravel())
 
 
 def _aled(values: np.ndarray, counts: np.ndarray) -> float:

@@ -45,16 +45,21 @@ STATISTICS = ("aled", "aler_min", "aler_max", "naled", "naler_min", "naler_max")
 class Normaliser:
     """``N(v)``: an effect value as half-percentiles of the response around its median.
 
-    Built from the response ``y`` (R's ``create_ale_y_norm_function``); see
-    the module docstring for the formula.
+    Built from the response ``y`` as R's ``ale`` 0.5.0 builds it
+    (``create_ale_y_norm_function``): with ``c = y - median(y)``, ``pre`` is
+    the largest negative ``c`` (``-inf`` when there is none, 0 when
+    ``median(c)`` is ``max(c)``) and ``post`` the smallest positive ``c``
+    (``+inf`` when none, 0 when ``median(c)`` is ``min(c)``); ``N(v) = 0`` for
+    ``pre <= v <= post``, ``-50 * ecdf(-c[c <= 0])(-v)`` below and
+    ``50 * ecdf(c[c >= 0])(v)`` above.  NaN stays NaN.
     """
 
     lower: np.ndarray  # sorted -c[c <= 0]
     lower_cum: np.ndarray  # cumulative weights of ``lower``, normalised to end at 1
     upper: np.ndarray  # sorted c[c >= 0]
     upper_cum: np.ndarray
-    below: float  # largest negative c (0 when none)
-    above: float  # smallest positive c (0 when none)
+    below: float  # pre
+    above: float  # post
 
     @classmethod
     def from_response(cls, y: np.ndarray, weights: np.ndarray | None = None) -> "Normaliser":
@@ -67,24 +72,27 @@ class Normaliser:
         order = np.argsort(y, kind="stable")
         y, w = y[order], w[order]
         cum = np.cumsum(w)
-        half = cum[-1] / 2
-        # Weighted median: the mean of the lower and upper medians (for integer
-        # weights, R's median of the repeated sample).
-        median = (y[np.searchsorted(cum, half, side="left")] + y[np.searchsorted(cum, half, side="right")]) / 2
-        if weights is None:
-            median = np.median(y)
-        centred = y - median
+        centred = y - _weighted_median(y, cum)
+        middle = _weighted_median(centred, cum)  # R: median(centred_y), which need not be 0
+        negative, positive = centred[centred < 0], centred[centred > 0]
+        if middle != centred[-1]:
+            below = float(negative.max()) if negative.size else -np.inf
+        else:
+            below = 0.0
+        if middle != centred[0]:
+            above = float(positive.min()) if positive.size else np.inf
+        else:
+            above = 0.0
         lows, highs = centred <= 0, centred >= 0
         lower, lower_w = -centred[lows][::-1], w[lows][::-1]
         upper, upper_w = centred[highs], w[highs]
-        negative, positive = centred[centred < 0], centred[centred > 0]
         return cls(
             lower=lower,
             lower_cum=np.cumsum(lower_w) / lower_w.sum() if lower.size else lower,
             upper=upper,
             upper_cum=np.cumsum(upper_w) / upper_w.sum() if upper.size else upper,
-            below=float(negative.max()) if negative.size else 0.0,
-            above=float(positive.min()) if positive.size else 0.0,
+            below=below,
+            above=above,
         )
 
     def __call__(self, values: np.ndarray) -> np.ndarray:
@@ -97,7 +105,21 @@ class Normaliser:
         if self.upper.size:
             out[high] = _ecdf(self.upper, self.upper_cum, v[high]) / 2
         out[(v >= self.below) & (v <= self.above)] = 0.0
-        return out * 100
+        out = out * 100
+        out[np.isnan(v)] = np.nan
+        return out
+
+
+def _weighted_median(sorted_values: np.ndarray, cumulative: np.ndarray) -> float:
+    """R's ``median`` of the weighted sample (the mean of the lower and upper medians).
+
+    For unit (integer) weights: the middle value, or the mean of the two
+    middle values, of the (repeated) sample; ``(a + b) / 2`` as R computes it.
+    """
+    half = cumulative[-1] / 2
+    a = sorted_values[np.searchsorted(cumulative, half, side="left")]
+    b = sorted_values[min(np.searchsorted(cumulative, half, side="right"), sorted_values.shape[0] - 1)]
+    return float(a) if a == b else float((a + b) / 2)
 
 
 def _ecdf(sorted_sample: np.ndarray, cumulative: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -107,22 +129,29 @@ def _ecdf(sorted_sample: np.ndarray, cumulative: np.ndarray, points: np.ndarray)
 
 
 def interval_values(effects: np.ndarray, numeric: tuple[bool, ...]) -> np.ndarray:
-    """Mid-values along every numeric axis of an effect array.
+    """The values the statistics weight by counts, as R's ``ale`` forms them.
 
     ``effects`` has the grid axes right after any leading replicate axes and
-    one trailing output axis: ``(..., n1[, n2], n_outputs)``.  A numeric axis
-    of ``K + 1`` edges becomes ``K`` interval mid-values.
+    one trailing output axis: ``(..., n1[, n2], n_outputs)``.  One feature:
+    a numeric axis of ``K + 1`` edges gives the ``K`` interval mid-values
+    ``(f[k-1] + f[k]) / 2``; a categorical axis its level values.  A pair
+    (``calc_stats_2D``): every node is averaged with its predecessor along
+    the numeric axes at once, ``(Y[i, j] + Y[i - 1, j - 1]) / 2`` for two
+    numeric axes (the previous row only, for a categorical first axis), and
+    the first row or column of a numeric axis is dropped.
     """
-    out = effects
     n_grid = len(numeric)
+    first = effects.ndim - 1 - n_grid
+    later = effects
+    earlier = effects
     for axis, is_numeric in enumerate(numeric):
         if not is_numeric:
             continue
-        position = out.ndim - 1 - n_grid + axis
-        lower = np.take(out, np.arange(out.shape[position] - 1), axis=position)
-        upper = np.take(out, np.arange(1, out.shape[position]), axis=position)
-        out = (lower + upper) / 2
-    return out
+        position = first + axis
+        size = effects.shape[position]
+        later = np.take(later, np.arange(1, size), axis=position)
+        earlier = np.take(earlier, np.arange(size - 1), axis=position)
+    return (later + earlier) / 2
 
 
 def ale_statistics(
@@ -146,7 +175,9 @@ def ale_statistics(
     Returns
     -------
     numpy.ndarray
-        ``(..., 6, n_outputs)``: the rows of :data:`STATISTICS`.
+        ``(..., 6, n_outputs)``: the rows of :data:`STATISTICS`.  ALER is the
+        range of the effect (one feature) or of the averaged cells (pairs), as
+        in R's ``ale``.
     """
     n_grid = len(numeric)
     effects = np.asarray(effects, dtype=float)
@@ -157,6 +188,7 @@ def ale_statistics(
     total = weights.sum(axis=grid_axes)
     aled = (np.abs(values) * weights).sum(axis=grid_axes) / total
     naled = (np.abs(normaliser(values)) * weights).sum(axis=grid_axes) / total
-    effect_axes = tuple(range(effects.ndim - 1 - n_grid, effects.ndim - 1))
-    low, high = effects.min(axis=effect_axes), effects.max(axis=effect_axes)
+    ranged = effects if n_grid == 1 else values
+    range_axes = tuple(range(ranged.ndim - 1 - n_grid, ranged.ndim - 1))
+    low, high = ranged.min(axis=range_axes), ranged.max(axis=range_axes)
     return np.stack([aled, low, high, naled, normaliser(low), normaliser(high)], axis=-2)
