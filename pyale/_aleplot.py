@@ -14,7 +14,7 @@ from ._core.calls import ModelCaller
 from ._core.features import Feature, read_feature, require_intervals, require_levels
 from ._core.grid import aleplot_edges, resolve_level_order
 from ._results import ALEPlotResult
-from ._checks import check_bool, check_frame, check_int, resolve_column, resolve_pair
+from ._checks import check_bool, check_frame, check_int, is_tuple_label, resolve_column, resolve_pair
 from ._frames import as_pandas
 
 __all__ = ["ALEPlot", "ALEPlotResult", "r_shaped_caller", "read_pair"]
@@ -24,6 +24,11 @@ _CALLER = "ALEPlot"
 
 def _main_effect(X, caller, feature: Feature, K: int, level_order) -> MainEffect:
     label = f"Column {feature.name!r} (J)"
+    if level_order is not None and not feature.categorical:
+        raise ValueError(
+            f"The 'level_order' parameter of {_CALLER} applies to a categorical feature; column "
+            f"{feature.name!r} is numeric."
+        )
     if feature.categorical:
         require_levels(feature, label)
         order = resolve_level_order(X, feature, level_order, caller=_CALLER)
@@ -57,10 +62,14 @@ def r_shaped_caller(X, X_model, pred_fun, K, plot, max_rows_per_call, *, caller_
     return K, plot, max_rows_per_call, caller
 
 
-def read_pair(X, names, caller_name):
-    """Read a pair of features: numeric x numeric or categorical x numeric, else a clear error."""
-    first = read_feature(X[names[0]], label=f"Column {names[0]!r} (J[0])")
-    second = read_feature(X[names[1]], label=f"Column {names[1]!r} (J[1])")
+def read_pair(X, names, caller_name, param="J"):
+    """Read a pair of features: numeric x numeric or categorical x numeric, else a clear error.
+
+    ``param`` is how messages name the argument that chose the pair (``J``,
+    or ``features`` for :func:`pyale.ale`).
+    """
+    first = read_feature(X[names[0]], label=f"Column {names[0]!r} ({param}[0])")
+    second = read_feature(X[names[1]], label=f"Column {names[1]!r} ({param}[1])")
     if second.categorical:
         if first.categorical:
             raise ValueError(
@@ -69,8 +78,8 @@ def read_pair(X, names, caller_name):
                 "categorical x numeric only."
             )
         raise ValueError(
-            f"Column {names[1]!r} (J[1]) is categorical: {caller_name} needs the categorical "
-            f"feature first. Swap them: J=({names[1]!r}, {names[0]!r})."
+            f"Column {names[1]!r} ({param}[1]) is categorical: {caller_name} needs the categorical "
+            f"feature first. Swap them: {param}=({names[1]!r}, {names[0]!r})."
         )
     return first, second
 
@@ -208,7 +217,8 @@ def ALEPlot(
     )
     NA_plot = check_bool(NA_plot, param="NA_plot", caller=_CALLER)
 
-    pair = isinstance(J, (tuple, list, np.ndarray, pd.Index))
+    one = is_tuple_label(X, J, param="J", caller=_CALLER, pair_hint=f"the list {list(J)!r}")
+    pair = not one and isinstance(J, (tuple, list, np.ndarray, pd.Index))
     if pair:
         result = aleplot_pair(X, caller, J, K, level_order=level_order, caller_name=_CALLER)
     else:

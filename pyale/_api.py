@@ -19,10 +19,10 @@ from ._core.main_effect import categorical_main_effect, numeric_main_effect
 from ._core.pair_effect import categorical_numeric_pair_effect, numeric_pair_effect
 from ._aleplot import read_pair
 from ._core.calls import ModelCaller, PredictionError
-from ._core.features import read_feature, require_intervals, require_levels
+from ._core.features import column_kind, read_feature, require_intervals, require_levels
 from ._core.grid import aleplot_edges, iml_edges, resolve_level_order
-from ._checks import check_frame, check_int, resolve_column, resolve_pair
-from ._frames import Converted, as_pandas
+from ._checks import check_choice, check_frame, check_int, check_numbers, is_tuple_label, resolve_column, resolve_pair
+from ._frames import as_pandas
 from ._result_list import ALEResults
 from . import _present
 
@@ -139,7 +139,8 @@ class ALEResult:
 
 def _intervals(values, feature, conventions, n_intervals, grid):
     if grid is not None:
-        edges = np.unique(np.asarray(grid, dtype=float))
+        points = check_numbers(grid, param="grid", caller=_CALLER, where=f"column {feature.name!r}")
+        edges = np.unique(points)
         if edges.shape[0] < 2 or not np.all(np.isfinite(edges)):
             raise ValueError(
                 f"The 'grid' parameter of {_CALLER} must hold at least two distinct finite values "
@@ -169,6 +170,16 @@ def _intervals(values, feature, conventions, n_intervals, grid):
 
 def _one(X, caller, name, conventions, n_intervals, grid, level_order):
     feature = read_feature(X[name], label=f"Column {name!r}")
+    if level_order is not None and not feature.categorical:
+        raise ValueError(
+            f"The 'level_order' parameter of {_CALLER} applies to a categorical feature; column "
+            f"{name!r} is numeric."
+        )
+    if grid is not None and feature.categorical:
+        raise ValueError(
+            f"The 'grid' parameter of {_CALLER} applies to a numeric feature; column {name!r} is "
+            "categorical (use level_order= to order its levels)."
+        )
     if feature.categorical:
         require_levels(feature, f"Column {name!r}")
         order = resolve_level_order(X, feature, level_order, caller=_CALLER)
@@ -193,14 +204,19 @@ def _read_pair_for(X, names, conventions):
         if second.categorical:
             return second, first, (names[1], names[0])
         return first, second, names
-    first, second = read_pair(X, names, caller_name=_CALLER)
+    first, second = read_pair(X, names, caller_name=_CALLER, param="features")
     return first, second, names
 
 
 def _pair(X, caller, names, conventions, n_intervals, grid, level_order):
     given = tuple(names)
     first, second, names = _read_pair_for(X, given, conventions)
-    grid1, grid2 = (None, None) if grid is None else grid
+    grid1, grid2 = (None, None) if grid is None else _pair_grids(grid, given)
+    if level_order is not None and not first.categorical:
+        raise ValueError(
+            f"The 'level_order' parameter of {_CALLER} applies to a categorical feature; columns "
+            f"{given[0]!r} and {given[1]!r} are numeric."
+        )
     if tuple(names) != given:  # iml: categorical x numeric given numeric first; the grids follow
         grid1, grid2 = grid2, grid1
     edges2 = _intervals(second.values, second, conventions, n_intervals, grid2)
@@ -216,6 +232,48 @@ def _pair(X, caller, names, conventions, n_intervals, grid, level_order):
         kind = "numeric x numeric"
         levels = None
     return names, kind, (effect.grid1, effect.grid2), effect.effects, effect.counts, levels, effect.empty_cells
+
+
+def _pair_grids(grid, names):
+    """A pair's two user grids (None for a feature that uses the default grid)."""
+    if not isinstance(grid, (list, tuple)) or len(grid) != 2 or not all(
+        g is None or isinstance(g, (list, tuple, np.ndarray, pd.Index, pd.Series)) for g in grid
+    ):
+        raise ValueError(
+            f"The 'grid' parameter of {_CALLER} must be a pair of sequences (or None) for the pair "
+            f"{names!r}, one per feature. Got {grid!r} instead."
+        )
+    return grid
+
+
+def _entries(X: pd.DataFrame, features: object) -> tuple[list, bool]:
+    """The requested features as 1-tuples (one label) and 2-tuples (a pair); whether a list was given.
+
+    A label (name or 0-based position) is one feature and a tuple of two
+    labels a pair.  A list (or array, or pandas Index) holds such entries,
+    where a list or array of two labels is a pair too.  A tuple that is a
+    column's label names that column (refused when it is also a pair).
+    """
+    if isinstance(features, tuple):
+        if is_tuple_label(X, features, param="features", caller=_CALLER, pair_hint=f"[{list(features)!r}]"):
+            return [(resolve_column(X, features, param="features", caller=_CALLER),)], False
+        return [resolve_pair(X, features, caller_name=_CALLER, param="features")], False
+    if not isinstance(features, (list, np.ndarray, pd.Index)):
+        return [(resolve_column(X, features, param="features", caller=_CALLER),)], False
+    entries = list(features)
+    if not entries:
+        raise ValueError(
+            f"The 'features' parameter of {_CALLER} must name at least one feature. Got {features!r} instead."
+        )
+    out = []
+    for entry in entries:
+        if is_tuple_label(X, entry, param="features", caller=_CALLER, pair_hint=f"[{list(entry)!r}]"):
+            out.append((resolve_column(X, entry, param="features", caller=_CALLER),))
+        elif isinstance(entry, (tuple, list, np.ndarray, pd.Index)):
+            out.append(resolve_pair(X, entry, caller_name=_CALLER, param="features"))
+        else:
+            out.append((resolve_column(X, entry, param="features", caller=_CALLER),))
+    return out, True
 
 
 def ale(
@@ -247,8 +305,14 @@ def ale(
         (see Notes).
     features : column label, pair of labels, or list of those
         One feature, a pair ``(a, b)``, or a list of such entries (then a
-        list of results is returned).  Labels may be column names or 0-based
-        positions.
+        list of results is returned, one per entry).  Labels may be column
+        names or 0-based positions.  Inside the list a tuple, a list or an
+        array of two labels is a pair: ``["a", "b"]`` asks for two main
+        effects, ``[["a", "b"]]`` and ``[("a", "b")]`` for the pair.  A
+        tuple that is a column's label (a flat index of tuples) names that
+        column; one that is also a pair of labels is refused as ambiguous
+        (pass its position, or ``[["a", "b"]]`` for the pair).  MultiIndex
+        columns are refused (flatten them with ``X.columns.to_flat_index()``).
     conventions : {"aleplot", "iml"}, default "aleplot"
         Whose numbers to reproduce: ``ALEPlot::ALEPlot`` (grid from
         ``seq(1/K, 1, length.out = K)`` quantiles, K = 40 by default) or
@@ -260,16 +324,27 @@ def ale(
     n_intervals : int, optional
         ALEPlot's ``K`` or iml's ``grid.size``.
     grid : sequence, optional
-        User interval edges for a numeric feature (a pair of sequences for a
-        pair).  They must cover the data and leave no interval empty.
+        User interval edges for a numeric feature (a pair of sequences, or
+        ``None`` for a feature on its default grid, for a pair).  They must
+        cover the data and leave no interval empty.  Refused for a single
+        categorical feature; in a list of features it serves the numeric
+        entries.
     response : label or list, optional
         For a classifier, the class(es) to explain (all by default).
     level_order : sequence, optional
-        Impose the order of a categorical feature's levels.
+        Impose the order of a categorical feature's levels: any
+        one-dimensional array-like listing each level once (compared by
+        value; categories without rows may be listed and are dropped).
+        Refused for a numeric feature; in a list of features it serves the
+        categorical entries.
     max_rows_per_call : int, optional
         At most this many rows per model call.
     feature_names : sequence, optional
         Column names of a NumPy ``X`` (``x0``, ``x1``, ... by default).
+
+    ``n_intervals`` and ``max_rows_per_call`` accept Python or NumPy
+    integers and whole-number floats (``40.0``); anything else is a
+    ``TypeError``.
 
     Returns
     -------
@@ -293,35 +368,60 @@ def ale(
     """
     X, native = as_pandas(X, param="X", caller=_CALLER, feature_names=feature_names)
     check_frame(X, param="X", caller=_CALLER)
-    if conventions not in _CONVENTIONS:
-        raise ValueError(
-            f"The 'conventions' parameter of {_CALLER} must be one of {list(_CONVENTIONS)!r}. "
-            f"Got {conventions!r} instead."
-        )
+    check_choice(conventions, _CONVENTIONS, param="conventions", caller=_CALLER)
     if n_intervals is not None:
         n_intervals = check_int(n_intervals, param="n_intervals", caller=_CALLER, minimum=1)
     if max_rows_per_call is not None:
         max_rows_per_call = check_int(max_rows_per_call, param="max_rows_per_call", caller=_CALLER, minimum=1)
+    entries, many = _entries(X, features)
+    if many:
+        _check_list_options(X, entries, grid, level_order)
     adapter = adapt_model(model, response=response, native=native)
     caller = ModelCaller(adapter.predict, name=f"{type(model).__name__}.predict" if adapter.kind != "callable" else "model",
                          max_rows=max_rows_per_call, single_output=False)
-    _probe(caller, X, model)
+    results = []
+    for entry in entries:
+        entry_grid, entry_order = (grid, level_order) if not many else _options_for(X, entry, grid, level_order)
+        try:
+            results.append(_result(X, caller, adapter, entry, conventions, n_intervals, entry_grid, entry_order))
+        except PredictionError as exc:
+            if caller.calls == 0 and exc.__cause__ is not None:  # the very first call raised
+                raise _explained(exc, X, model) from exc.__cause__
+            raise
+    return ALEResults(results) if many else results[0]
 
-    if isinstance(features, list):
-        return ALEResults(
-            ale(model, Converted(X, native), entry, conventions=conventions, n_intervals=n_intervals, grid=grid,
-                response=response, level_order=level_order, max_rows_per_call=max_rows_per_call)
-            for entry in features
+def _options_for(X: pd.DataFrame, entry, grid, level_order):
+    """In a list of features, ``grid`` serves numeric entries and ``level_order`` categorical ones."""
+    kinds = [column_kind(X[name]) for name in entry]
+    categorical = "categorical" in kinds
+    return (grid if "categorical" not in kinds or len(entry) == 2 else None,
+            level_order if categorical else None)
+
+
+def _check_list_options(X: pd.DataFrame, entries: list, grid, level_order) -> None:
+    """Refuse a grid or level order that no entry of a feature list would use."""
+    kinds = {column_kind(X[name]) for entry in entries for name in entry}
+    if level_order is not None and "categorical" not in kinds:
+        raise ValueError(
+            f"The 'level_order' parameter of {_CALLER} applies to categorical features; none of the "
+            f"requested features is categorical."
         )
-    if isinstance(features, tuple):
-        names = resolve_pair(X, features, caller_name=_CALLER)
+    if grid is not None and kinds == {"categorical"}:
+        raise ValueError(
+            f"The 'grid' parameter of {_CALLER} applies to numeric features; every requested feature "
+            "is categorical."
+        )
+
+
+def _result(X, caller, adapter, entry, conventions, n_intervals, grid, level_order) -> ALEResult:
+    if len(entry) == 2:
         names, kind, grids, effects, counts, levels, empty = _pair(
-            X, caller, names, conventions, n_intervals, grid, level_order
+            X, caller, entry, conventions, n_intervals, grid, level_order
         )
     else:
-        names = (resolve_column(X, features, param="features", caller=_CALLER),)
+        names = entry
         kind, grids, effects, counts, levels, empty = _one(
-            X, caller, names[0], conventions, n_intervals, grid, level_order
+            X, caller, entry[0], conventions, n_intervals, grid, level_order
         )
     outputs = adapter.output_names or caller.output_names
     if outputs == ["0"]:
@@ -339,18 +439,28 @@ def ale(
     )
 
 
-def _probe(caller: ModelCaller, X: pd.DataFrame, model: object) -> None:
-    """Predict two rows first, so a model that cannot read X fails with a useful message."""
-    try:
-        caller(X.iloc[:2], "a first check that the model can predict on X")
-    except PredictionError as exc:
-        expected = getattr(model, "feature_names_in_", None)
-        if expected is None and hasattr(model, "model") and hasattr(model.model, "exog_names"):
-            formula = getattr(model.model, "formula", None)
-            expected = [formula] if formula else model.model.exog_names
-        if expected is None:
-            raise
-        missing = [c for c in list(expected) if c not in X.columns]
-        detail = f" It expects columns {list(expected)!r}"
-        detail += f"; X lacks {missing!r}." if missing else "."
-        raise PredictionError(f"{exc}{detail}") from exc.__cause__
+def _explained(exc: PredictionError, X: pd.DataFrame, model: object) -> PredictionError:
+    """The model's first failure, with what differs between its fitted columns and X's."""
+    expected = getattr(model, "feature_names_in_", None)
+    inner = getattr(model, "model", None)
+    if expected is None and inner is not None and hasattr(inner, "exog_names"):
+        formula = getattr(inner, "formula", None)
+        if formula is not None:
+            return PredictionError(f"{exc} Its formula is {formula!r}: X must hold every variable it uses.")
+        expected = inner.exog_names
+    if expected is None:
+        return exc
+    return PredictionError(f"{exc}{_column_mismatch(list(expected), list(X.columns))}")
+
+
+def _column_mismatch(expected: list, columns: list) -> str:
+    """What differs between the columns a model was fitted on and X's (empty when nothing does)."""
+    missing = [c for c in expected if c not in columns]
+    if missing:
+        return f" It expects columns {expected!r}; X lacks {missing!r}."
+    extra = [c for c in columns if c not in expected]
+    if extra:
+        return f" It expects columns {expected!r}; X also has {extra!r}."
+    if columns != expected:
+        return f" It expects columns {expected!r}; X has them in another order: {columns!r}."
+    return ""

@@ -3,6 +3,19 @@
 Messages follow scikit-learn's shape: "The 'K' parameter of ALEPlot must be
 an int >= 1. Got 0 instead."  ``TypeError`` for a wrong type, ``ValueError``
 for a wrong value.
+
+The rules every front-end shares:
+
+* Integer parameters (``K``, ``grid_size``, ``n_intervals``,
+  ``max_rows_per_call``, ``batch_size``) accept Python and NumPy integers and
+  whole-number floats (``40.0``, as R's ``K = 40`` is a double); a bool, a
+  string, an array, NaN, an infinity or a fraction is a ``TypeError``, a whole
+  number below the minimum a ``ValueError``.
+* A tuple in ``J`` or ``features`` names one column when it is a column's
+  label (a flat index of tuples) and a *pair* of columns otherwise; when it
+  is both (columns ``("a", "b")``, ``"a"`` and ``"b"``) it is refused as
+  ambiguous.  ``MultiIndex`` columns are refused with a hint to flatten them
+  (``X.columns.to_flat_index()`` keeps the tuples as labels).
 """
 
 from __future__ import annotations
@@ -12,20 +25,60 @@ import numbers
 import numpy as np
 import pandas as pd
 
-__all__ = ["check_frame", "check_int", "resolve_column", "resolve_pair", "check_bool"]
+__all__ = [
+    "check_frame",
+    "check_int",
+    "check_bool",
+    "check_choice",
+    "check_finite_number",
+    "check_numbers",
+    "type_label",
+    "resolve_column",
+    "resolve_pair",
+    "is_tuple_label",
+]
+
+
+def type_label(value: object) -> str:
+    """``module.Class`` of a value, with the top-level package only (``polars.DataFrame``)."""
+    cls = type(value)
+    module = cls.__module__.split(".")[0]
+    return cls.__qualname__ if module == "builtins" else f"{module}.{cls.__qualname__}"
+
+
+def _conversion_hint(X: object, param: str) -> str:
+    if hasattr(X, "to_pandas"):  # polars, pyarrow, cuDF, ...
+        return f"; convert it with {param}.to_pandas()"
+    if isinstance(X, np.ndarray):
+        return f"; wrap it with pd.DataFrame({param}, columns=[...]) to name its columns"
+    if isinstance(X, pd.Series):
+        return f"; use {param}.to_frame() for a single column"
+    if isinstance(X, dict):
+        return f"; build one with pd.DataFrame({param})"
+    if isinstance(X, (list, tuple)):
+        return f"; build one with pd.DataFrame({param}, columns=[...])"
+    if hasattr(X, "__dataframe__"):
+        return f"; convert it with pd.api.interchange.from_dataframe({param})"
+    return ""
 
 
 def check_frame(X: object, *, param: str, caller: str) -> pd.DataFrame:
-    """Require a non-empty DataFrame with unique column labels."""
+    """Require a non-empty DataFrame with unique, scalar column labels."""
     if not isinstance(X, pd.DataFrame):
         raise TypeError(
             f"The {param!r} parameter of {caller} must be a pandas DataFrame. "
-            f"Got {type(X).__name__} instead."
+            f"Got {type_label(X)} instead{_conversion_hint(X, param)}."
         )
     if X.shape[0] == 0 or X.shape[1] == 0:
         raise ValueError(
             f"The {param!r} parameter of {caller} must have at least one row and one column. "
             f"Got shape {X.shape} instead."
+        )
+    if isinstance(X.columns, pd.MultiIndex):
+        raise ValueError(
+            f"The {param!r} parameter of {caller} has MultiIndex columns (e.g. {X.columns[0]!r}); pyale "
+            f"needs one label per column. Flatten them first: {param}.columns = "
+            f"{param}.columns.to_flat_index() keeps each column's tuple as its label."
         )
     if not X.columns.is_unique:
         dupes = list(X.columns[X.columns.duplicated()].unique())
@@ -37,18 +90,24 @@ def check_frame(X: object, *, param: str, caller: str) -> pd.DataFrame:
 
 
 def check_int(value: object, *, param: str, caller: str, minimum: int) -> int:
-    """Require an integer (not a bool) >= ``minimum``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(
-            f"The {param!r} parameter of {caller} must be an int >= {minimum}. "
-            f"Got {value!r} instead."
-        )
-    if value < minimum:
-        raise ValueError(
-            f"The {param!r} parameter of {caller} must be an int >= {minimum}. "
-            f"Got {value!r} instead."
-        )
-    return int(value)
+    """An integer >= ``minimum`` from an int, a NumPy integer or a whole-number float.
+
+    R's integer arguments are doubles (``K = 40`` is ``40.0``), so a float
+    that is a whole number is accepted; a bool, a string, an array, NaN, an
+    infinity or a fraction is a ``TypeError``.
+    """
+    message = f"The {param!r} parameter of {caller} must be an int >= {minimum}. Got {value!r} instead."
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(message)
+    if isinstance(value, numbers.Integral):
+        number = int(value)
+    elif isinstance(value, numbers.Real) and np.isfinite(float(value)) and float(value).is_integer():
+        number = int(float(value))
+    else:
+        raise TypeError(message)
+    if number < minimum:
+        raise ValueError(message)
+    return number
 
 
 def check_bool(value: object, *, param: str, caller: str) -> bool:
@@ -58,21 +117,70 @@ def check_bool(value: object, *, param: str, caller: str) -> bool:
     raise TypeError(f"The {param!r} parameter of {caller} must be a bool. Got {value!r} instead.")
 
 
+def check_choice(value: object, choices: tuple, *, param: str, caller: str) -> str:
+    """Require one of the strings ``choices``."""
+    if not isinstance(value, str):
+        raise TypeError(
+            f"The {param!r} parameter of {caller} must be one of {list(choices)!r}. Got {value!r} instead."
+        )
+    if value not in choices:
+        raise ValueError(
+            f"The {param!r} parameter of {caller} must be one of {list(choices)!r}. Got {value!r} instead."
+        )
+    return value
+
+
+def check_finite_number(value: object, *, param: str, caller: str, what: str = "a finite number") -> float:
+    """A finite real number (not a bool): ``TypeError`` for other types, ``ValueError`` for NaN or inf."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"The {param!r} parameter of {caller} must be {what}. Got {value!r} instead.")
+    if not np.isfinite(float(value)):
+        raise ValueError(f"The {param!r} parameter of {caller} must be {what}. Got {value!r} instead.")
+    return float(value)
+
+
+def check_numbers(values: object, *, param: str, caller: str, where: str) -> np.ndarray:
+    """A 1-D float64 array from a number or a flat sequence of real numbers.
+
+    Strings, bools, nested sequences and other objects are a ``TypeError``
+    (NumPy would turn ``"3"`` into 3.0 or flatten a nested list silently);
+    the caller checks the values (finite, how many).  ``where`` ends the
+    message, e.g. ``"feature 'x'"``.
+    """
+    message = f"The {param!r} parameter of {caller} must hold numbers for {where}. Got {values!r} instead."
+    if isinstance(values, (str, bytes, dict, set, frozenset)):
+        raise TypeError(message)
+    try:
+        array = np.asarray(values)
+    except (TypeError, ValueError) as exc:  # ragged nesting
+        raise TypeError(message) from exc
+    if array.ndim == 0:
+        array = array.reshape(1)
+    if array.ndim != 1:
+        raise TypeError(message)
+    if array.dtype.kind == "O":
+        if not all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in array):
+            raise TypeError(message)
+    elif array.dtype.kind not in "iuf":
+        raise TypeError(message)
+    return array.astype(float)
+
+
 def resolve_column(X: pd.DataFrame, column: object, *, param: str, caller: str) -> object:
     """Turn a column name or 0-based position into the column label.
 
     A label that exists in ``X`` wins over a position (so integer column
     labels work); an int is otherwise a 0-based position (R's ``J`` is 1-based).
     """
-    if isinstance(column, bool):
+    if isinstance(column, (bool, np.bool_)):
         raise TypeError(
             f"The {param!r} parameter of {caller} must be a column name or a 0-based column "
             f"position. Got {column!r} instead."
         )
     try:
         if column in X.columns:
-            return column
-    except TypeError:
+            return X.columns[X.columns.get_loc(column)]
+    except (TypeError, ValueError, KeyError):
         pass
     if isinstance(column, numbers.Integral):
         position = int(column)
@@ -96,18 +204,42 @@ def resolve_column(X: pd.DataFrame, column: object, *, param: str, caller: str) 
     )
 
 
-def resolve_pair(X: pd.DataFrame, J: object, *, caller_name: str):
+def _is_label(item: object, X: pd.DataFrame) -> bool:
+    try:
+        return bool(item in X.columns)
+    except (TypeError, ValueError):  # unhashable or array-like items
+        return False
+
+
+def is_tuple_label(X: pd.DataFrame, J: object, *, param: str, caller: str, pair_hint: str) -> bool:
+    """Whether ``J`` is a tuple naming one column (a tuple label) rather than a pair of columns.
+
+    Refuses a tuple that is a column's label and also a pair of column
+    labels; ``pair_hint`` says how to ask for the pair instead.
+    """
+    if not isinstance(J, tuple) or not _is_label(J, X):
+        return False
+    if len(J) == 2 and all(_is_label(item, X) for item in J):
+        raise ValueError(
+            f"The {param!r} parameter of {caller} is ambiguous: {J!r} is a column and also a pair of "
+            f"columns. Pass its position {X.columns.get_loc(J)} for the one column, or {pair_hint} for "
+            "the pair."
+        )
+    return True
+
+
+def resolve_pair(X: pd.DataFrame, J: object, *, caller_name: str, param: str = "J"):
     """Two distinct column labels from a pair of names or 0-based positions."""
     items = list(J)
     if len(items) != 2:
         raise ValueError(
-            f"The 'J' parameter of {caller_name} must be one column or a pair of columns. "
+            f"The {param!r} parameter of {caller_name} must be one column or a pair of columns. "
             f"Got {len(items)} items ({items!r}) instead."
         )
-    names = tuple(resolve_column(X, item, param="J", caller=caller_name) for item in items)
+    names = tuple(resolve_column(X, item, param=param, caller=caller_name) for item in items)
     if names[0] == names[1]:
         raise ValueError(
-            f"The 'J' parameter of {caller_name} must name two different columns. "
+            f"The {param!r} parameter of {caller_name} must name two different columns. "
             f"Got {items!r}, which both name column {names[0]!r}."
         )
     return names

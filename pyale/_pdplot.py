@@ -14,7 +14,7 @@ from ._core.shifted import categorical_column_values, numeric_column_values
 from ._core.pd import DEFAULT_ROWS_PER_CALL, grid_predictions
 from ._rbase import bin_right_closed, level_counts, r_seq
 from ._results import PDPlotResult
-from ._checks import resolve_column, resolve_pair
+from ._checks import is_tuple_label, resolve_column, resolve_pair
 from ._frames import as_pandas
 
 __all__ = ["PDPlot"]
@@ -185,7 +185,8 @@ def PDPlot(
     K, plot, max_rows_per_call, caller = r_shaped_caller(
         X, X_model, pred_fun, K, plot, max_rows_per_call, caller_name=_CALLER, native=native
     )
-    if isinstance(J, (tuple, list, np.ndarray, pd.Index)):
+    one = is_tuple_label(X, J, param="J", caller=_CALLER, pair_hint=f"the list {list(J)!r}")
+    if not one and isinstance(J, (tuple, list, np.ndarray, pd.Index)):
         result = _pair(X, caller, J, K, max_rows_per_call)
     else:
         name = resolve_column(X, J, param="J", caller=_CALLER)

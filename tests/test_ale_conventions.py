@@ -99,7 +99,7 @@ def test_two_categorical_features_are_refused_under_both_conventions():
 
 
 def test_numeric_first_pair_under_aleplot_conventions_says_to_swap():
-    with pytest.raises(ValueError, match=re.escape("Swap them: J=('g', 'x1')")):
+    with pytest.raises(ValueError, match=re.escape("Swap them: features=('g', 'x1')")):
         ale(model, X, ("x1", "g"))
 
 

@@ -17,10 +17,11 @@ import numpy as np
 
 from . import accumulate
 from .bootstrap import CHUNK, BootstrapDraws
+from .calls import PredictionError
 from .local import LevelAxis, Plan, block_entries
 from .sums import GroupSums, group_sums, replicate_sums
 
-__all__ = ["Estimate", "estimate", "finish"]
+__all__ = ["Estimate", "estimate", "finish", "require_finite_effects"]
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,21 @@ def estimate(
     return [finish(plan, sums) for plan, sums in zip(plans, totals)]
 
 
+def require_finite_effects(effects: np.ndarray, what: str) -> np.ndarray:
+    """Return ``effects``, raising ``PredictionError`` when any is NaN or infinite.
+
+    Every prediction is finite (the model caller checks), so a non-finite
+    effect means that differences or sums of predictions overflowed float64
+    (predictions near 1e308); R would return NaN or Inf there.
+    """
+    if not np.isfinite(effects).all():
+        raise PredictionError(
+            f"The {what} is not finite: differences or sums of the model's predictions overflow "
+            "float64 (the predictions are too close to +-1.8e308). Rescale the model's output."
+        )
+    return effects
+
+
 def _empty_interval_error(plan: Plan, k: int) -> ValueError:
     axis = plan.axes[0]
     return ValueError(
@@ -192,6 +208,7 @@ def finish(plan: Plan, sums: dict) -> Estimate:
         if rep_local is not None:
             replicate_counts = centre_sums.replicate_weight
             replicates = centre(accumulate.main_curve(rep_local), replicate_counts)
+        require_finite_effects(effects, plan.purpose)
         return Estimate(plan, effects, _counts(centre_sums), local, sd, None, replicates, replicate_counts)
 
     first, second = plan.axes
@@ -222,6 +239,7 @@ def finish(plan: Plan, sums: dict) -> Estimate:
         replicates = surface(rep_filled, replicate_counts)
     counts = _counts(centre_sums).reshape(centre_shape)
     sd = None if sd is None else sd.reshape(shape + (m,))
+    require_finite_effects(effects, plan.purpose)
     return Estimate(plan, effects, counts, filled, sd, empty, replicates, replicate_counts)
 
 

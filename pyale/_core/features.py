@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import warnings
+
 import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
@@ -92,7 +94,11 @@ def column_kind(series: pd.Series) -> str:
         return "categorical"
     if ptypes.is_bool_dtype(dtype):
         return "bool"
-    if ptypes.is_datetime64_any_dtype(dtype) or ptypes.is_timedelta64_dtype(dtype):
+    if (
+        ptypes.is_datetime64_any_dtype(dtype)
+        or ptypes.is_timedelta64_dtype(dtype)
+        or isinstance(dtype, pd.PeriodDtype)
+    ):
         return "datetime"
     if ptypes.is_complex_dtype(dtype):
         return "other"
@@ -141,18 +147,22 @@ def read_feature(series: pd.Series, *, label: str) -> Feature:
     if kind == "other":
         raise TypeError(
             f"{label} has dtype {series.dtype} which is neither numeric nor categorical "
-            "(numbers, pandas Categorical, or strings)."
+            f"(numbers, pandas Categorical, or strings){_content(series)}. Convert it first, "
+            "e.g. with pd.to_numeric(...) or .astype(str)."
         )
     if kind == "numeric":
         values = series.to_numpy(dtype=float, na_value=np.nan)
-        if not np.isfinite(values).all():  # one pass when all is well
-            _require_complete(series, label)
-            bad = ~np.isfinite(values)
-            position = int(np.flatnonzero(bad)[0])
+        low, high = (values.min(), values.max()) if values.shape[0] else (0.0, 0.0)
+        with np.errstate(over="ignore", invalid="ignore"):
+            span = high - low  # NaN or inf when a value is missing or infinite, or the span overflows
+        if not np.isfinite(span):
+            _require_finite(series, values, label)
             raise ValueError(
-                f"{label} has {int(bad.sum())} infinite value(s) (first {float(values[position])!r} "
-                f"at index {series.index[position]!r}); ALE needs finite values."
+                f"{label} spans [{float(low)!r}, {float(high)!r}], a width that overflows float64 "
+                "(max - min is infinite), so interval widths and grid steps cannot be computed. "
+                "Rescale it first (e.g. divide it by a power of ten)."
             )
+        _warn_if_rounded(series, values, max(-low, high), label)
         if values.flags.writeable:
             values.flags.writeable = False  # lets pyale._cells keep work on it for the call
         return Feature(
@@ -206,11 +216,79 @@ def read_covariate(series: pd.Series) -> Covariate:
         values = series.to_numpy(dtype=float, na_value=np.nan)
         return Covariate(series.name, False, np.where(np.isfinite(values), values, np.nan))
     if kind == "datetime":
-        raw = series.to_numpy()
-        values = raw.view("int64").astype(float)
-        values[pd.isna(raw)] = np.nan
-        return Covariate(series.name, False, values)
+        return Covariate(series.name, False, _time_ranks(series))
     raise TypeError(
-        f"Column {series.name!r} has dtype {series.dtype}; the categorical level ordering "
-        "can use numeric, boolean, date-time, categorical or string columns only."
+        f"Column {series.name!r} has dtype {series.dtype}; the categorical level ordering can use "
+        f"numeric, boolean, date-time, categorical or string columns only{_content(series)}. "
+        "Convert it first (e.g. pd.to_datetime, pd.to_numeric or .astype(str)), or leave it out of X."
     )
+
+
+def _time_ranks(series: pd.Series) -> np.ndarray:
+    """Dense ranks (float, NaN where missing) of a datetime, timedelta or period column.
+
+    The level distance depends on a covariate only through the order of its
+    values (Kolmogorov-Smirnov distances at type-7 quantiles are unchanged by
+    any strictly increasing transform), so the ranks of the underlying
+    integers (instants in UTC for tz-aware columns, period ordinals) give the
+    exact answer without rounding nanosecond counts to float64.
+    """
+    integers = np.asarray(series.array.asi8)
+    present = ~np.asarray(series.isna())
+    values = np.full(integers.shape[0], np.nan)
+    values[present] = np.unique(integers[present], return_inverse=True)[1].ravel()
+    return values
+
+
+def _content(series: pd.Series) -> str:
+    """``; it holds int and str values`` for an object column (empty otherwise)."""
+    if not ptypes.is_object_dtype(series.dtype):
+        return ""
+    kinds = sorted({_type_label(v) for v in series.dropna().to_numpy()[:1000]})
+    if not kinds:
+        return "; all its values are missing"
+    return f"; it holds {' and '.join(kinds[:4])} values"
+
+
+def _type_label(value: object) -> str:
+    module = type(value).__module__.split(".")[0]
+    name = type(value).__qualname__
+    return name if module == "builtins" else f"{module}.{name}"
+
+
+def _require_finite(series: pd.Series, values: np.ndarray, label: str) -> None:
+    """Raise for missing or infinite values of a numeric column read as ``values``."""
+    _require_complete(series, label)
+    bad = ~np.isfinite(values)
+    if bad.any():
+        position = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"{label} has {int(bad.sum())} infinite value(s) (first {float(values[position])!r} "
+            f"at index {series.index[position]!r}); ALE needs finite values."
+        )
+
+
+def _warn_if_rounded(series: pd.Series, values: np.ndarray, largest: float, label: str) -> None:
+    """Warn when an integer column holds values that float64 cannot represent exactly.
+
+    Features are read as float64, as R reads an integer column as double;
+    beyond 2**53 that rounds some values (e.g. 2**53 + 1 to 2**53).
+    """
+    dtype = series.dtype
+    if not ptypes.is_integer_dtype(dtype) or largest <= 2.0**53:  # every integer up to 2**53 is a float64
+        return
+    exact = series.to_numpy(dtype=getattr(dtype, "numpy_dtype", dtype), na_value=0)
+    safe = values < 2.0**64 if dtype.kind == "u" else (values >= -(2.0**63)) & (values < 2.0**63)
+    back = np.zeros_like(exact)
+    back[safe] = values[safe].astype(exact.dtype)
+    rounded = ~safe | (back != exact)
+    if rounded.any():
+        first = int(np.flatnonzero(rounded)[0])
+        warnings.warn(
+            f"{label} holds {int(rounded.sum())} integer(s) that float64 cannot represent exactly "
+            f"(first {int(exact[first])} at index {series.index[first]!r}, read as "
+            f"{float(values[first])!r}); pyale reads integer features as float64, as R reads "
+            "them as double, so its grid and bins use the rounded values.",
+            UserWarning,
+            stacklevel=4,
+        )

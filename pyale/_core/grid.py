@@ -98,15 +98,7 @@ def resolve_level_order(
     """
     n_levels = len(feature.levels)
     if requested is not None:
-        requested = list(requested)
-        if sorted(map(repr, requested)) != sorted(map(repr, feature.levels)):
-            raise ValueError(
-                f"The 'level_order' parameter of {caller} must list each level of column "
-                f"{feature.name!r} that occurs in the data exactly once: {list(feature.levels)!r}. "
-                f"Got {requested!r} instead."
-            )
-        position = {level: i for i, level in enumerate(feature.levels)}
-        return np.array([position[level] for level in requested], dtype=np.int64)
+        return _requested_order(X[feature.name], feature, requested, caller)
     if feature.ordered:
         return np.arange(n_levels, dtype=np.int64)
     covariates = [read_covariate(X[name]) for name in X.columns if name != feature.name]
@@ -121,3 +113,48 @@ def resolve_level_order(
         )
         return np.arange(n_levels, dtype=np.int64)
     return order
+
+
+def _requested_order(series: pd.Series, feature: Feature, requested, caller: str) -> np.ndarray:
+    """Indices into ``feature.levels`` from a user's ``level_order``, compared by value.
+
+    Any one-dimensional array-like of the levels is accepted (a list, tuple,
+    NumPy array, pandas Index, Series or Categorical; NumPy scalars match the
+    Python values they equal).  Categories of a pandas Categorical that have
+    no rows may be listed and are dropped, as R's ``droplevels``.
+    """
+    intro = f"The 'level_order' parameter of {caller}"
+    flat = isinstance(requested, (list, tuple, np.ndarray, pd.Index, pd.Series, pd.Categorical)) and not any(
+        isinstance(v, (list, tuple, np.ndarray, dict, set)) for v in requested
+    )
+    if not flat or (isinstance(requested, np.ndarray) and requested.ndim != 1):
+        raise TypeError(
+            f"{intro} must be a sequence of the levels of column {feature.name!r} (a list, "
+            f"array or pandas Index). Got {requested!r} instead."
+        )
+    wanted = [v.item() if isinstance(v, np.generic) and v.dtype.kind not in "mM" else v for v in list(requested)]
+    levels = pd.Index(list(feature.levels))
+    known = series.dtype.categories if isinstance(series.dtype, pd.CategoricalDtype) else levels
+    try:
+        target = pd.Index(wanted, tupleize_cols=False)
+        positions = known.get_indexer(target)
+    except (TypeError, ValueError):  # values pandas cannot even compare with the levels
+        positions = np.full(len(wanted), -1)
+    expected = f"must list each level of column {feature.name!r} that occurs in the data exactly once: {list(feature.levels)!r}. Got {wanted!r}"
+    unknown = [w for w, p in zip(wanted, positions) if p < 0]
+    if unknown:
+        raise ValueError(f"{intro} {expected}, which names unknown level(s) {unknown!r}.")
+    seen, repeated = set(), []
+    for w, p in zip(wanted, positions):
+        if p in seen and w not in repeated:
+            repeated.append(w)
+        seen.add(p)
+    if repeated:
+        raise ValueError(f"{intro} {expected}, which repeats {repeated!r}.")
+    order = levels.get_indexer(known[positions])
+    order = order[order >= 0]  # categories without rows are dropped
+    if order.shape[0] < len(feature.levels):
+        listed = set(order.tolist())
+        missing = [lev for i, lev in enumerate(feature.levels) if i not in listed]
+        raise ValueError(f"{intro} {expected}, which lacks {missing!r}.")
+    return order.astype(np.int64)

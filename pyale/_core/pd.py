@@ -15,6 +15,7 @@ import pandas as pd
 
 from .calls import ModelCaller
 from .shifted import replace_columns
+from .estimate import require_finite_effects
 
 __all__ = ["grid_predictions", "DEFAULT_ROWS_PER_CALL"]
 
@@ -68,4 +69,4 @@ def grid_predictions(
         y = caller(stacked, label).reshape(points.shape[0], n, -1)
         del stacked
         pieces.append(y.mean(axis=1) if average else y)
-    return np.concatenate(pieces, axis=0)
+    return require_finite_effects(np.concatenate(pieces, axis=0), f"mean prediction for {purpose}")

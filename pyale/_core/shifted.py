@@ -27,19 +27,34 @@ def numeric_column_values(series: pd.Series, values: np.ndarray):
     """New values for a numeric column, in the column's dtype when that is lossless.
 
     An integer column keeps its dtype when every new value is a whole number
-    (true for ALEPlot's and iml's data-quantile grids); otherwise it becomes
-    float64, as R turns an integer column into a double one.
+    within the dtype's range (true for ALEPlot's and iml's data-quantile
+    grids, unless a value beyond 2**53 was rounded up past the dtype's top,
+    e.g. uint64 near 2**64); otherwise it becomes float64, as R turns an
+    integer column into a double one.  A value is never written into a dtype
+    that cannot hold it exactly.
     """
     dtype = series.dtype
-    if ptypes.is_integer_dtype(dtype) and np.all(np.mod(values, 1.0) == 0.0):
+    if ptypes.is_integer_dtype(dtype) and _fits_integer_dtype(values, dtype):
         if isinstance(dtype, np.dtype):
             return values.astype(dtype)
-        return pd.array(values.astype(np.int64), dtype=dtype)
+        return pd.array(values.astype(dtype.numpy_dtype), dtype=dtype)
     if isinstance(dtype, np.dtype) and ptypes.is_float_dtype(dtype) and dtype != np.float64:
         narrowed = values.astype(dtype)
         if np.array_equal(narrowed, values):
             return narrowed
     return values
+
+
+def _fits_integer_dtype(values: np.ndarray, dtype) -> bool:
+    """Whether every float64 in ``values`` is a whole number that ``dtype`` holds exactly.
+
+    The bounds are powers of two (exact in float64): ``[-2**(b-1), 2**(b-1))``
+    for a signed, ``[0, 2**b)`` for an unsigned ``b``-bit dtype; a whole
+    float64 inside them converts to the integer of the same value.
+    """
+    info = np.iinfo(getattr(dtype, "numpy_dtype", dtype))
+    low, high = (0.0, 2.0**info.bits) if info.min == 0 else (-(2.0 ** (info.bits - 1)), 2.0 ** (info.bits - 1))
+    return bool(np.all((values >= low) & (values < high) & (np.mod(values, 1.0) == 0.0)))
 
 
 def numeric_grid_values(series: pd.Series, grid: np.ndarray, used: np.ndarray | None = None):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from collections.abc import Hashable
 from typing import Sequence
 
 import numpy as np
@@ -11,6 +12,7 @@ import pandas as pd
 
 from .. import _present
 from .._core.features import read_feature
+from .._core.estimate import require_finite_effects
 from .tables import (
     ale_categorical_results,
     check_feature_names,
@@ -22,7 +24,7 @@ from .tables import (
     rows_inside,
 )
 from .predictor import Predictor
-from .._checks import check_int
+from .._checks import check_choice, check_finite_number, check_int, check_numbers
 
 __all__ = ["FeatureEffect", "FeatureEffects"]
 
@@ -40,11 +42,15 @@ def _check_predictor(predictor: object, caller: str) -> Predictor:
 
 
 def _check_method(method: object, caller: str) -> str:
-    if method not in _METHODS:
-        raise ValueError(
-            f"The 'method' parameter of {caller} must be one of {list(_METHODS)!r}. Got {method!r} instead."
-        )
-    return method
+    return check_choice(method, _METHODS, param="method", caller=caller)
+
+
+def _known_label(item: object, names: list):
+    """The label in ``names`` equal to ``item`` (None for bools, arrays and unknown values)."""
+    if isinstance(item, (bool, np.bool_)) or not isinstance(item, Hashable):
+        return None
+    matches = [name for name in names if name == item]
+    return matches[0] if matches else None
 
 
 def _resolve_features(predictor: Predictor, feature: object) -> tuple:
@@ -60,6 +66,7 @@ def _resolve_features(predictor: Predictor, feature: object) -> tuple:
                 f"pair of features. Pass [{feature!r}] for the one feature, or a list for the pair."
             )
         items = [feature]
+    items = [v.item() if isinstance(v, np.generic) else v for v in items]
     if not 1 <= len(items) <= 2:
         raise ValueError(
             f"The 'feature' parameter of {_CALLER} must name one feature or a pair. "
@@ -67,8 +74,9 @@ def _resolve_features(predictor: Predictor, feature: object) -> tuple:
         )
     names = []
     for item in items:
-        if item in predictor.feature_names:
-            names.append(item)
+        label = _known_label(item, predictor.feature_names)
+        if label is not None:
+            names.append(label)
         elif isinstance(item, numbers.Integral) and not isinstance(item, bool) and 0 <= item < len(predictor.feature_names):
             names.append(predictor.feature_names[int(item)])
         else:
@@ -90,24 +98,70 @@ def _is_label(item: object, labels: list) -> bool:
         return False
 
 
+def _check_feature_list(predictor: Predictor, features: object, caller: str) -> list:
+    """FeatureEffects' features: all by default, else distinct feature names."""
+    if features is None:
+        return list(predictor.feature_names)
+    items = list(features) if isinstance(features, (list, tuple, np.ndarray, pd.Index)) else [features]
+    if isinstance(features, tuple) and _is_label(features, predictor.feature_names):
+        items = [features]  # a tuple label is one feature
+    items = [v.item() if isinstance(v, np.generic) else v for v in items]
+    if not items:
+        raise ValueError(
+            f"The 'features' parameter of {caller} must name at least one feature (None: all). "
+            f"Got {features!r} instead."
+        )
+    labels = [_known_label(item, predictor.feature_names) for item in items]
+    unknown = [item for item, label in zip(items, labels) if label is None]
+    if unknown:
+        raise ValueError(
+            f"The 'features' parameter of {caller} must name features of the predictor's data. "
+            f"Got unknown {unknown!r}; the features are {predictor.feature_names!r}."
+        )
+    repeated = list(dict.fromkeys(label for i, label in enumerate(labels) if label in labels[:i]))
+    if repeated:
+        raise ValueError(
+            f"The 'features' parameter of {caller} must name each feature once. Got {repeated!r} "
+            "more than once."
+        )
+    return labels
+
+
+def _check_center_at(center_at: object, caller: str = _CALLER):
+    """None, a finite number, or a string (a level); NumPy scalars become Python values."""
+    if center_at is None or isinstance(center_at, str):
+        return None if center_at is None else str(center_at)
+    if isinstance(center_at, np.generic) and center_at.dtype.kind in "biuf":
+        center_at = center_at.item()
+    if isinstance(center_at, bool) or not isinstance(center_at, numbers.Real):
+        raise TypeError(
+            f"The 'center_at' parameter of {caller} must be a number (or a level of a "
+            f"categorical feature). Got {center_at!r} instead."
+        )
+    check_finite_number(center_at, param="center_at", caller=caller, what="a finite number (or a level of a categorical feature)")
+    return center_at
+
+
+def _level_list(points: object, feature) -> list:
+    """Levels a user lists as grid points of a categorical feature (NumPy scalars as Python values)."""
+    items = list(points) if isinstance(points, (list, tuple, np.ndarray, pd.Index, pd.Series, pd.Categorical)) else [points]
+    if any(isinstance(v, (list, tuple, np.ndarray, dict, set)) or not isinstance(v, Hashable) for v in items):
+        raise TypeError(
+            f"The 'grid_points' parameter of {_CALLER} must hold levels of feature {feature.name!r}. "
+            f"Got {points!r} instead."
+        )
+    return [v.item() if isinstance(v, np.generic) else v for v in items]
+
+
 def _check_grid_size(grid_size: object, n_features: int) -> tuple[int, ...]:
-    sizes = list(grid_size) if isinstance(grid_size, (list, tuple, np.ndarray)) else [grid_size]
+    """One grid size per feature from an int (or whole float) or a sequence of one or ``n_features``."""
+    sizes = list(grid_size) if isinstance(grid_size, (list, tuple, np.ndarray, pd.Index, pd.Series)) else [grid_size]
     if not 1 <= len(sizes) <= n_features:
         raise ValueError(
             f"The 'grid_size' parameter of {_CALLER} must hold one size, or one per feature "
             f"({n_features}). Got {grid_size!r} instead."
         )
-    out = []
-    for size in sizes:
-        if isinstance(size, (bool, np.bool_)) or not isinstance(size, numbers.Real) or float(size) != int(size):
-            raise TypeError(
-                f"The 'grid_size' parameter of {_CALLER} must be an int >= 1. Got {size!r} instead."
-            )
-        if size < 1:
-            raise ValueError(
-                f"The 'grid_size' parameter of {_CALLER} must be an int >= 1. Got {size!r} instead."
-            )
-        out.append(int(size))
+    out = [check_int(size, param="grid_size", caller=_CALLER, minimum=1) for size in sizes]
     return tuple(out * n_features if len(out) == 1 else out)
 
 
@@ -198,6 +252,7 @@ class FeatureEffect:
         check_feature_names(names, self.method, _CALLER)
         self.n_features = len(names)
         self.grid_size = _check_grid_size(grid_size, self.n_features)
+        center_at = _check_center_at(center_at)
         if center_at is not None and (method == "ale" or self.n_features == 2):
             where = "ALE" if method == "ale" else "two features"
             warnings.warn(
@@ -208,11 +263,6 @@ class FeatureEffect:
             center_at = None
         if self.n_features == 2 and method in ("ice", "pdp+ice"):
             raise ValueError(f"{_CALLER} does not compute ICE curves for two features (iml neither).")
-        if center_at is not None and not isinstance(center_at, (numbers.Real, str)):
-            raise TypeError(
-                f"The 'center_at' parameter of {_CALLER} must be a number (or a level of a "
-                f"categorical feature). Got {center_at!r} instead."
-            )
         self.center_at = center_at
         self.feature_name = names[0] if self.n_features == 1 else names
         data = predictor.data
@@ -250,7 +300,7 @@ class FeatureEffect:
         if self.n_features == 1:
             points = [grid_points]
         else:
-            points = list(grid_points)
+            points = list(grid_points) if isinstance(grid_points, (list, tuple)) else [grid_points]
             if len(points) != 2:
                 raise ValueError(
                     f"The 'grid_points' parameter of {_CALLER} must hold one sequence per feature "
@@ -258,17 +308,10 @@ class FeatureEffect:
                 )
         checked = []
         for f, p in zip(self._features, points):
-            values = list(p) if np.ndim(p) else [p]
             if f.categorical:
-                checked.append(values)
+                checked.append(_level_list(p, f))
                 continue
-            try:
-                array = np.asarray(values, dtype=float)
-            except (TypeError, ValueError) as exc:
-                raise TypeError(
-                    f"The 'grid_points' parameter of {_CALLER} must hold numbers for feature "
-                    f"{f.name!r}. Got {p!r} instead."
-                ) from exc
+            array = check_numbers(p, param="grid_points", caller=_CALLER, where=f"feature {f.name!r}")
             if array.shape[0] < 2 and self.method == "ale" or not np.all(np.isfinite(array)):
                 raise ValueError(
                     f"The 'grid_points' parameter of {_CALLER} must hold at least two finite values "
@@ -312,11 +355,14 @@ class FeatureEffect:
             grid, index = pd_grid(f, data[f.name], size, points, anchor)
             grids.append(grid)
             indices.append(index)
-        return pd_results(
+        results = pd_results(
             data, self._features, grids, indices, self.predictor._bounded(self.predictor.batch_size),
             self._outputs_of,
             method=self.method, anchor=self.center_at, batch_size=self.predictor.batch_size,
         )
+        names = " and ".join(repr(f.name) for f in self._features)
+        require_finite_effects(results[".value"].to_numpy(dtype=float), f"{self.method} of {names}")
+        return results
 
     def predict(self, data, extrapolate: bool = False) -> np.ndarray:
         """The effect curve at given feature values (iml's ``$predict``).
@@ -344,12 +390,26 @@ class FeatureEffect:
         if self.method == "ice":
             raise ValueError("FeatureEffect.predict needs an ALE or PDP curve; method 'ice' has none.")
         name = self.feature_name
-        values = data[name] if isinstance(data, pd.DataFrame) else data
+        if isinstance(data, pd.DataFrame):
+            if name not in data.columns:
+                raise ValueError(
+                    f"The 'data' parameter of FeatureEffect.predict must hold the feature column {name!r}. "
+                    f"Got a frame with columns {list(data.columns)!r}."
+                )
+            values = data[name]
+        elif data is None or isinstance(data, (dict, set)):
+            raise TypeError(
+                "The 'data' parameter of FeatureEffect.predict must be a DataFrame holding the feature or "
+                f"the feature's values. Got {data!r} instead."
+            )
+        else:
+            values = data
         curve = self.results[self.results[".type"].isin(["ale", "pdp"])]
         if self._features[0].categorical:
             lookup = dict(zip(curve[name].astype(object), curve[".value"]))
-            return np.array([lookup.get(v, np.nan) for v in np.asarray(values, dtype=object)], dtype=float)
-        x = np.asarray(values, dtype=float)
+            items = list(values) if isinstance(values, (list, tuple, np.ndarray, pd.Series, pd.Index, pd.Categorical)) else [values]
+            return np.array([lookup.get(v, np.nan) if isinstance(v, Hashable) else np.nan for v in items], dtype=float)
+        x = check_numbers(values, param="data", caller="FeatureEffect.predict", where=f"feature {name!r}")
         grid = curve[name].to_numpy(dtype=float)
         order = np.argsort(grid, kind="stable")
         out = np.interp(x, grid[order], curve[".value"].to_numpy(dtype=float)[order])
@@ -460,31 +520,24 @@ class FeatureEffects:
         caller = "FeatureEffects"
         self.predictor = _check_predictor(predictor, caller)
         self.method = _check_method(method, caller)
-        if features is None:
-            features = list(predictor.feature_names)
-        elif isinstance(features, str) or np.ndim(features) == 0:
-            features = [features]
-        unknown = [f for f in features if f not in predictor.feature_names]
-        if unknown:
-            raise ValueError(
-                f"The 'features' parameter of {caller} must name features of the predictor's data. "
-                f"Got unknown {unknown!r}; the features are {predictor.feature_names!r}."
-            )
-        self.features = list(features)
+        self.features = _check_feature_list(predictor, features, caller)
         for name in self.features:
             check_feature_names([name], self.method, caller)
+        grid_size = check_int(grid_size, param="grid_size", caller=caller, minimum=1)
+        center_at = _check_center_at(center_at, caller)
+        if max_rows_per_call is not None:
+            max_rows_per_call = check_int(max_rows_per_call, param="max_rows_per_call", caller=caller, minimum=1)
         self.center_at = center_at
         self.grid_size = grid_size
-        with warnings.catch_warnings():
-            if method == "ale" and center_at is not None:
-                warnings.warn(f"The 'center_at' parameter of {caller} is ignored for ALE, as iml ignores it.",
-                              UserWarning, stacklevel=2)
-                warnings.simplefilter("ignore", UserWarning)
-            self.effects = {
-                name: FeatureEffect(predictor, [name], method=method, center_at=center_at, grid_size=grid_size,
-                                    max_rows_per_call=max_rows_per_call)
-                for name in self.features
-            }
+        if method == "ale" and center_at is not None:
+            warnings.warn(f"The 'center_at' parameter of {caller} is ignored for ALE, as iml ignores it.",
+                          UserWarning, stacklevel=2)
+            center_at = None
+        self.effects = {
+            name: FeatureEffect(predictor, [name], method=method, center_at=center_at, grid_size=grid_size,
+                                max_rows_per_call=max_rows_per_call)
+            for name in self.features
+        }
         self.results = {name: self._long(name, effect.results) for name, effect in self.effects.items()}
 
     @staticmethod
@@ -503,6 +556,8 @@ class FeatureEffects:
     def plot(self, features: Sequence | None = None, *, ncols: int | None = None, nrows: int | None = None,
              fixed_y: bool = True, **kwargs):
         """One panel per feature in a grid (3 columns by default), as iml's ``plot()``."""
+        ncols = None if ncols is None else check_int(ncols, param="ncols", caller="FeatureEffects.plot", minimum=1)
+        nrows = None if nrows is None else check_int(nrows, param="nrows", caller="FeatureEffects.plot", minimum=1)
         from .._plot.iml import FeatureEffectsDisplay
 
         return FeatureEffectsDisplay(self).plot(features=features, ncols=ncols, nrows=nrows, fixed_y=fixed_y, **kwargs)

@@ -226,9 +226,6 @@ class Predictor:
             )
         data, native = as_pandas(data, param="data", caller=_CALLER, feature_names=feature_names)
         check_frame(data, param="data", caller=_CALLER)
-        if isinstance(batch_size, numbers.Real) and not isinstance(batch_size, (bool, numbers.Integral)):
-            if float(batch_size).is_integer():
-                batch_size = int(batch_size)
         self.batch_size = check_int(batch_size, param="batch_size", caller=_CALLER, minimum=1)
         if class_ is not None and not isinstance(class_, (str, numbers.Integral)):
             raise TypeError(
