@@ -440,10 +440,15 @@ def _result(X, caller, adapter, entry, conventions, n_intervals, grid, level_ord
 
 
 def _explained(exc: PredictionError, X: pd.DataFrame, model: object) -> PredictionError:
-    """The model's first failure, with what differs between its fitted columns and X's."""
-    expected = getattr(model, "feature_names_in_", None)
+    """The model's first failure, with what differs between its fitted columns and X's.
+
+    scikit-learn models are handed their ``feature_names_in_`` columns, and a
+    missing one is named where they are selected; a statsmodels model gets X
+    whole, so its formula or ``exog_names`` is compared with X here.
+    """
+    expected = None
     inner = getattr(model, "model", None)
-    if expected is None and inner is not None and hasattr(inner, "exog_names"):
+    if inner is not None and hasattr(inner, "exog_names"):
         formula = getattr(inner, "formula", None)
         if formula is not None:
             return PredictionError(f"{exc} Its formula is {formula!r}: X must hold every variable it uses.")

@@ -46,28 +46,15 @@ def type_label(value: object) -> str:
     return cls.__qualname__ if module == "builtins" else f"{module}.{cls.__qualname__}"
 
 
-def _conversion_hint(X: object, param: str) -> str:
-    if hasattr(X, "to_pandas"):  # polars, pyarrow, cuDF, ...
-        return f"; convert it with {param}.to_pandas()"
-    if isinstance(X, np.ndarray):
-        return f"; wrap it with pd.DataFrame({param}, columns=[...]) to name its columns"
-    if isinstance(X, pd.Series):
-        return f"; use {param}.to_frame() for a single column"
-    if isinstance(X, dict):
-        return f"; build one with pd.DataFrame({param})"
-    if isinstance(X, (list, tuple)):
-        return f"; build one with pd.DataFrame({param}, columns=[...])"
-    if hasattr(X, "__dataframe__"):
-        return f"; convert it with pd.api.interchange.from_dataframe({param})"
-    return ""
-
-
 def check_frame(X: object, *, param: str, caller: str) -> pd.DataFrame:
-    """Require a non-empty DataFrame with unique, scalar column labels."""
+    """Require a non-empty DataFrame with unique, scalar column labels.
+
+    Other tables are converted (or refused) before, by :func:`pyale._frames.as_pandas`.
+    """
     if not isinstance(X, pd.DataFrame):
         raise TypeError(
             f"The {param!r} parameter of {caller} must be a pandas DataFrame. "
-            f"Got {type_label(X)} instead{_conversion_hint(X, param)}."
+            f"Got {type_label(X)} instead."
         )
     if X.shape[0] == 0 or X.shape[1] == 0:
         raise ValueError(

@@ -52,7 +52,7 @@ def test_sklearn_missing_column_is_named():
 
     frame, y = data()
     model = LinearRegression().fit(frame[["a", "b"]], y)
-    with pytest.raises(PredictionError, match=re.escape("It expects columns ['a', 'b']; X lacks ['b'].")):
+    with pytest.raises(PredictionError, match=re.escape("expects columns ['a', 'b']; the data lacks ['b'].")):
         pyale.ale(model, frame[["a", "g"]], "a")
 
 

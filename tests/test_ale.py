@@ -131,7 +131,7 @@ def test_model_that_cannot_read_the_frame_names_expected_columns():
     from sklearn.linear_model import LinearRegression
 
     model = LinearRegression().fit(X[["x1", "x2"]].rename(columns={"x2": "other"}), y)
-    with pytest.raises(PredictionError, match=re.escape("It expects columns ['x1', 'other']; X lacks ['other'].")):
+    with pytest.raises(PredictionError, match=re.escape("expects columns ['x1', 'other']; the data lacks ['other'].")):
         ale(model, X[["x1", "x2"]], "x1")
 
 

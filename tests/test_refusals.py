@@ -79,18 +79,6 @@ CASES = [
      MULTI_MSG.format(p="data", c="Predictor")),
     ("tuple label", lambda: ale(f, TUPLES, "x"), ValueError,
      "The 'X' parameter of ale must have one scalar label per column; got tuple labels such as ('a', 'b')"),
-    # --- not a pandas DataFrame: name the type and how to convert ---
-    ("ndarray", lambda: ale(f, X.to_numpy(), "x"), TypeError,
-     "The 'X' parameter of ale must be a pandas DataFrame. Got numpy.ndarray instead; wrap it with "
-     "pd.DataFrame(X, columns=[...]) to name its columns."),
-    ("dict", lambda: ALEPlot({"x": [1.0]}, None, f2, "x", plot=False), TypeError,
-     "The 'X' parameter of ALEPlot must be a pandas DataFrame. Got dict instead; build one with pd.DataFrame(X)."),
-    ("list", lambda: PDPlot([[1.0, 2.0]], None, f2, 0, K=3, plot=False), TypeError,
-     "The 'X' parameter of PDPlot must be a pandas DataFrame. Got list instead; build one with "
-     "pd.DataFrame(X, columns=[...])."),
-    ("Series", lambda: Predictor(predict_function=f, data=X["x"]), TypeError,
-     "The 'data' parameter of Predictor must be a pandas DataFrame. Got pandas.Series instead; use "
-     "data.to_frame() for a single column."),
     # --- level_order: any array-like of the levels, compared by value ---
     ("level_order missing", lambda: ALEPlot(X, None, f2, "g", plot=False, level_order=np.array(["c", "a"])),
      ValueError, level_message("ALEPlot", ["c", "a"], "lacks ['b']")),
@@ -262,25 +250,6 @@ def test_refusals_are_clear(build, error, message):
         with pytest.raises(error, match=re.escape(message)):
             build()
     assert_frame_equal(X, before)
-
-
-@pytest.mark.parametrize("module, build, shown", [
-    ("polars", lambda m: m.from_pandas(X), "polars.DataFrame"),
-    ("pyarrow", lambda m: m.Table.from_pandas(X), "pyarrow.Table"),
-])
-def test_other_frame_libraries_are_named_with_a_conversion(module, build, shown):
-    frame = build(pytest.importorskip(module))
-    for call, param, caller in [
-        (lambda: ale(f, frame, "x"), "X", "ale"),
-        (lambda: ALEPlot(frame, None, f2, "x", plot=False), "X", "ALEPlot"),
-        (lambda: PDPlot(frame, None, f2, "x", K=3, plot=False), "X", "PDPlot"),
-        (lambda: Predictor(predict_function=f, data=frame), "data", "Predictor"),
-    ]:
-        message = (f"The {param!r} parameter of {caller} must be a pandas DataFrame. Got {shown} instead; "
-                   f"convert it with {param}.to_pandas().")
-        with pytest.raises(TypeError, match=re.escape(message)):
-            call()
-    assert_frame_equal(frame.to_pandas(), X, check_dtype=False, check_categorical=False)
 
 
 # --- integers given as NumPy integers or whole floats (R's K = 40 is a double) -------------------
@@ -462,11 +431,9 @@ def test_ale_names_columns_only_when_they_differ_from_the_fitted_ones():
     sklearn = pytest.importorskip("sklearn.linear_model")
     frame = X[["x", "z"]]
     fitted = sklearn.LinearRegression().fit(frame, frame["x"] + frame["z"])
-    with pytest.raises(PredictionError, match=re.escape("It expects columns ['x', 'z']; X has them in another "
-                                                        "order: ['z', 'x'].")):
-        ale(fitted, frame[["z", "x"]], "x")
-    with pytest.raises(PredictionError, match=re.escape("It expects columns ['x', 'z']; X also has ['k'].")):
-        ale(fitted, X[["x", "z", "k"]], "x")
+    with pytest.raises(PredictionError) as info:
+        ale(fitted, frame[["x"]], "x")
+    assert str(info.value).count("lacks ['z']") == 1  # said once, not twice
 
     class Broken(sklearn.LinearRegression):
         def predict(self, X):
@@ -476,7 +443,14 @@ def test_ale_names_columns_only_when_they_differ_from_the_fitted_ones():
     with pytest.raises(PredictionError) as info:
         ale(broken, frame, "x")
     assert "licence server unreachable" in str(info.value)
-    assert "It expects" not in str(info.value)
+    assert "expects" not in str(info.value)
+
+
+def test_a_statsmodels_formula_is_shown_when_the_model_cannot_read_x():
+    smf = pytest.importorskip("statsmodels.formula.api")
+    fitted = smf.ols("y ~ x + z", data=X.assign(y=X["x"] + X["z"])).fit()
+    with pytest.raises(PredictionError, match=re.escape("Its formula is 'y ~ x + z': X must hold every variable it uses.")):
+        ale(fitted, X[["x", "k"]], "x")
 
 
 def test_feature_effects_keep_warnings_of_their_effects():
