@@ -158,16 +158,22 @@ def ALEPlot(
         dtypes.
     J : str, int, or pair of them
         Column name or **0-based** position (R's ``J`` is 1-based); a pair
-        for a second-order effect.
+        (tuple, list or array of two) for a second-order effect.  Column
+        labels must be scalars: frames with tuple (MultiIndex) labels are
+        refused.
     K : int, default 40
-        Number of intervals requested for a numeric feature (R's ``K``).
+        Number of intervals requested for a numeric feature (R's ``K``).  A
+        NumPy integer or a whole float (``40.0``) is accepted, as R's ``K``
+        is a double.
     NA_plot : bool, default True
         R's ``NA.plot``: when False, a pair's empty cells are painted black.
         The numbers do not change.
     plot : bool, default True
         Draw the picture (matplotlib) as R does.
     level_order : sequence, optional
-        Keyword-only: impose the order of a categorical feature's levels.
+        Keyword-only: impose the order of a categorical feature's levels
+        (any one-dimensional array-like of them, compared by value; refused
+        for a numeric feature).
     max_rows_per_call : int, optional
         Keyword-only: at most this many rows per ``pred_fun`` call.
     ax : matplotlib Axes, optional

@@ -141,7 +141,8 @@ def PDPlot(
         pair, a categorical feature must come first.
     K : int
         Number of grid values of a numeric feature (``seq(min, max,
-        length.out = K)``, R's ``K``); a categorical feature uses its levels.
+        length.out = K)``, R's ``K``; a NumPy integer or whole float is
+        accepted); a categorical feature uses its levels.
     plot : bool, default True
         Draw the picture as R does.
     max_rows_per_call : int or None, default 100000
