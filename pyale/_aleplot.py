@@ -158,9 +158,10 @@ def ALEPlot(
         dtypes.
     J : str, int, or pair of them
         Column name or **0-based** position (R's ``J`` is 1-based); a pair
-        (tuple, list or array of two) for a second-order effect.  Column
-        labels must be scalars: frames with tuple (MultiIndex) labels are
-        refused.
+        (tuple, list or array of two) for a second-order effect.  A tuple
+        that is a column's label (a flat index of tuples) names that column;
+        one that is also a pair of labels is refused as ambiguous.
+        MultiIndex columns are refused (``X.columns.to_flat_index()``).
     K : int, default 40
         Number of intervals requested for a numeric feature (R's ``K``).  A
         NumPy integer or a whole float (``40.0``) is accepted, as R's ``K``
@@ -223,7 +224,7 @@ def ALEPlot(
     )
     NA_plot = check_bool(NA_plot, param="NA_plot", caller=_CALLER)
 
-    one = is_tuple_label(X, J, param="J", caller=_CALLER, pair_hint=f"the list {list(J)!r}")
+    one = is_tuple_label(X, J, param="J", caller=_CALLER, pair_form="the list {pair}")
     pair = not one and isinstance(J, (tuple, list, np.ndarray, pd.Index))
     if pair:
         result = aleplot_pair(X, caller, J, K, level_order=level_order, caller_name=_CALLER)

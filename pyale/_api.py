@@ -255,7 +255,7 @@ def _entries(X: pd.DataFrame, features: object) -> tuple[list, bool]:
     column's label names that column (refused when it is also a pair).
     """
     if isinstance(features, tuple):
-        if is_tuple_label(X, features, param="features", caller=_CALLER, pair_hint=f"[{list(features)!r}]"):
+        if is_tuple_label(X, features, param="features", caller=_CALLER, pair_form="[{pair}]"):
             return [(resolve_column(X, features, param="features", caller=_CALLER),)], False
         return [resolve_pair(X, features, caller_name=_CALLER, param="features")], False
     if not isinstance(features, (list, np.ndarray, pd.Index)):
@@ -267,7 +267,7 @@ def _entries(X: pd.DataFrame, features: object) -> tuple[list, bool]:
         )
     out = []
     for entry in entries:
-        if is_tuple_label(X, entry, param="features", caller=_CALLER, pair_hint=f"[{list(entry)!r}]"):
+        if is_tuple_label(X, entry, param="features", caller=_CALLER, pair_form="[{pair}]"):
             out.append((resolve_column(X, entry, param="features", caller=_CALLER),))
         elif isinstance(entry, (tuple, list, np.ndarray, pd.Index)):
             out.append(resolve_pair(X, entry, caller_name=_CALLER, param="features"))

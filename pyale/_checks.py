@@ -198,18 +198,20 @@ def _is_label(item: object, X: pd.DataFrame) -> bool:
         return False
 
 
-def is_tuple_label(X: pd.DataFrame, J: object, *, param: str, caller: str, pair_hint: str) -> bool:
+def is_tuple_label(X: pd.DataFrame, J: object, *, param: str, caller: str, pair_form: str) -> bool:
     """Whether ``J`` is a tuple naming one column (a tuple label) rather than a pair of columns.
 
     Refuses a tuple that is a column's label and also a pair of column
-    labels; ``pair_hint`` says how to ask for the pair instead.
+    labels; ``pair_form`` (with ``{pair}`` for the list of the two labels)
+    says how to ask for the pair instead.
     """
     if not isinstance(J, tuple) or not _is_label(J, X):
         return False
     if len(J) == 2 and all(_is_label(item, X) for item in J):
         raise ValueError(
             f"The {param!r} parameter of {caller} is ambiguous: {J!r} is a column and also a pair of "
-            f"columns. Pass its position {X.columns.get_loc(J)} for the one column, or {pair_hint} for "
+            f"columns. Pass its position {X.columns.get_loc(J)} for the one column, or "
+            f"{pair_form.format(pair=repr(list(J)))} for "
             "the pair."
         )
     return True

@@ -186,7 +186,7 @@ def PDPlot(
     K, plot, max_rows_per_call, caller = r_shaped_caller(
         X, X_model, pred_fun, K, plot, max_rows_per_call, caller_name=_CALLER, native=native
     )
-    one = is_tuple_label(X, J, param="J", caller=_CALLER, pair_hint=f"the list {list(J)!r}")
+    one = is_tuple_label(X, J, param="J", caller=_CALLER, pair_form="the list {pair}")
     if not one and isinstance(J, (tuple, list, np.ndarray, pd.Index)):
         result = _pair(X, caller, J, K, max_rows_per_call)
     else:

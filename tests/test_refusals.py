@@ -51,10 +51,12 @@ def predictor(data=X, **kwargs):
 
 
 MULTI = pd.DataFrame(X.to_numpy()[:, :2].astype(float), columns=pd.MultiIndex.from_tuples([("a", "x"), ("a", "y")]))
-TUPLES = pd.DataFrame({"x": X["x"], "z": X["z"]}).set_axis(pd.Index(["x", ("a", "b")], tupleize_cols=False), axis=1)
-MULTI_MSG = ("The {p!r} parameter of {c} must have one scalar label per column; got tuple labels such as ('a', 'x') "
-             "(MultiIndex columns), which pyale would read as pairs of columns. Flatten them first, e.g. "
-             "{p}.columns = ['_'.join(map(str, c)) for c in {p}.columns].")
+# a flat index of tuples, where ("x", "z") is a column and also a pair of columns
+AMBIGUOUS = pd.DataFrame({"x": X["x"], "z": X["z"], "xz": X["x"] * X["z"]}).set_axis(
+    pd.Index(["x", "z", ("x", "z")], tupleize_cols=False), axis=1)
+MULTI_MSG = ("The {p!r} parameter of {c} has MultiIndex columns (e.g. ('a', 'x')); pyale needs one label per "
+             "column. Flatten them first: {p}.columns = {p}.columns.to_flat_index() keeps each column's tuple as "
+             "its label.")
 
 
 def int_message(param, caller, value):
@@ -77,8 +79,16 @@ CASES = [
     ("multiindex ale", lambda: ale(f, MULTI, 0), ValueError, MULTI_MSG.format(p="X", c="ale")),
     ("multiindex Predictor", lambda: Predictor(predict_function=f, data=MULTI), ValueError,
      MULTI_MSG.format(p="data", c="Predictor")),
-    ("tuple label", lambda: ale(f, TUPLES, "x"), ValueError,
-     "The 'X' parameter of ale must have one scalar label per column; got tuple labels such as ('a', 'b')"),
+    ("ambiguous tuple ALEPlot", lambda: ALEPlot(AMBIGUOUS, None, f2, ("x", "z"), plot=False), ValueError,
+     "The 'J' parameter of ALEPlot is ambiguous: ('x', 'z') is a column and also a pair of columns. Pass its "
+     "position 2 for the one column, or the list ['x', 'z'] for the pair."),
+    ("ambiguous tuple PDPlot", lambda: PDPlot(AMBIGUOUS, None, f2, ("x", "z"), K=3, plot=False), ValueError,
+     "The 'J' parameter of PDPlot is ambiguous: ('x', 'z') is a column and also a pair of columns."),
+    ("ambiguous tuple ale", lambda: ale(f, AMBIGUOUS, ("x", "z")), ValueError,
+     "The 'features' parameter of ale is ambiguous: ('x', 'z') is a column and also a pair of columns. Pass its "
+     "position 2 for the one column, or [['x', 'z']] for the pair."),
+    ("ambiguous tuple in ale's list", lambda: ale(f, AMBIGUOUS, ["x", ("x", "z")]), ValueError,
+     "The 'features' parameter of ale is ambiguous: ('x', 'z') is a column and also a pair of columns."),
     # --- level_order: any array-like of the levels, compared by value ---
     ("level_order missing", lambda: ALEPlot(X, None, f2, "g", plot=False, level_order=np.array(["c", "a"])),
      ValueError, level_message("ALEPlot", ["c", "a"], "lacks ['b']")),
@@ -470,3 +480,21 @@ def test_in_a_feature_list_grid_serves_numeric_and_level_order_categorical_entri
     assert_array_equal(by_list[0].effects, ale(f, X, "x", grid=grid).effects)
     assert_array_equal(by_list[1].effects, ale(f, X, "g", level_order=["c", "a", "b"]).effects)
     assert by_list[1].level_order == ("c", "a", "b")
+
+
+def test_a_tuple_label_names_one_column_in_every_front_end():
+    tuples = pd.DataFrame({"x": X["x"], "z": X["z"]}).set_axis(pd.Index([("a", "x"), ("b", "z")], tupleize_cols=False),
+                                                               axis=1)
+    model = lambda d: 2.0 * np.asarray(d.iloc[:, 0], dtype=float)  # noqa: E731
+    by_label = ALEPlot(tuples, None, lambda m, d: model(d), ("a", "x"), K=5, plot=False)
+    by_position = ALEPlot(tuples, None, lambda m, d: model(d), 0, K=5, plot=False)
+    assert by_label.feature == ("a", "x") and not by_label.is_pair
+    assert_array_equal(by_label.f_values, by_position.f_values)
+    assert_allclose(np.diff(by_label.f_values), 2 * np.diff(by_label.x_values), rtol=1e-12)
+    one = ale(model, tuples, ("a", "x"), n_intervals=5)
+    assert one.features == (("a", "x"),) and one.kind == "numeric"
+    listed = ale(model, tuples, [("a", "x"), [("a", "x"), ("b", "z")]], n_intervals=5)
+    assert [r.kind for r in listed] == ["numeric", "numeric x numeric"]
+    assert_array_equal(listed[0].effects, one.effects)
+    pd_one = PDPlot(tuples, None, lambda m, d: model(d), ("a", "x"), K=4, plot=False)
+    assert_array_equal(pd_one.f_values, PDPlot(tuples, None, lambda m, d: model(d), 0, K=4, plot=False).f_values)
