@@ -6,7 +6,9 @@ defaults: a kd-tree (``tree.type = "kd"``) built by the sliding-midpoint
 rule with one point per leaf, searched with ``search.type = "standard"`` and
 ``eps = 0``.  Cell mid-points lie on a grid, so equal distances are the rule
 rather than the exception, and which of the tied cells wins is decided by the
-shape of ANN's tree.  This module rebuilds that tree and replays the search.
+shape of ANN's tree.  This module rebuilds that tree and replays the search,
+but only for the queries whose answer the tree can decide: the others are
+answered at once from a fast exact search (see :func:`nearest_reference`).
 """
 
 from __future__ import annotations
@@ -14,11 +16,21 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy.spatial import cKDTree
 
-__all__ = ["nearest_reference"]
+__all__ = ["nearest_reference", "replay_nearest"]
 
 # ANN's tolerance for "among the longest sides" in the sliding-midpoint rule.
 _LONG_SIDE = 1 - 0.001
+# Unit roundoff of float64 and the smallest subnormal.
+_UNIT = 2.0 ** -53
+_TINY = 2.0 ** -1074
+# How far (relative) cKDTree's distances may be from exact: it computes the
+# same sums of squares and is exact to a few units in the last place; this is
+# a million times more.
+_CKDTREE_SLACK = 1e-9
+# Queries handed to cKDTree at a time (bounds the temporary arrays).
+_BATCH = 1 << 17
 
 
 def nearest_reference(reference: np.ndarray, query: np.ndarray) -> np.ndarray:
@@ -42,12 +54,41 @@ def nearest_reference(reference: np.ndarray, query: np.ndarray) -> np.ndarray:
     the lowest nor the highest row index in general, so the tree is rebuilt
     with ANN's splitting rule and point permutations.
 
+    How it is fast and still exact: ANN's floating-point box distance of a
+    node exceeds the exact distance from the query to the node's box by at
+    most ``E(d) = d * (16 m + 4 k + 32) u + (8 m + 8 k) * 2**-1074`` for any
+    point of the node at (ANN's) distance ``d`` (``u = 2**-53``; ``m``
+    reference points in ``k`` dimensions, hence at most ``m - 1`` incremental
+    updates along a path, each adding at most ``8 u`` times the box
+    distance, after a root box distance within ``(k + 3) u`` of exact, while
+    ``d`` itself is within ``(k + 3) u`` of the exact squared distance; twice
+    that bound is used, which also covers the rounding of the gap test).  Call *R* the points
+    nearer than some ``B`` with ``d < B - E(B)`` for every point of *R* and
+    ``d >= B`` for every other point (a gap in the query's distances).
+    Before ANN reaches a point of *R* its best distance is ``>= B`` while
+    every node holding a point of *R* has a box distance ``< B``, so no such
+    node is pruned and the first point of *R* in the depth-first order is
+    reached; from then on the best distance is below ``B`` and no other point
+    can replace it.  ANN's answer is therefore decided by *R* alone:
+
+    * *R* is a single point (the nearest point is unique, with a gap to the
+      second): that point, without any tree (almost every query of real
+      data);
+    * otherwise (ties and near-ties): the replay of ANN's search started with
+      ``B`` as best distance, which visits only the nodes near the query and
+      gives the same answer as the replay started from infinity.
+
+    The two nearest points (more where the gap lies further out) come from
+    :class:`scipy.spatial.cKDTree`; their distances are recomputed as ANN
+    computes them, and the points cKDTree did not return are taken to lie at
+    least its last distance (less a relative ``1e-9``) away.
+
     Parameters
     ----------
     reference : numpy.ndarray
-        ``(m, d)`` candidate points, ``m >= 1``.
+        ``(m, d)`` finite candidate points, ``m >= 1``.
     query : numpy.ndarray
-        ``(q, d)`` points to look up.
+        ``(q, d)`` finite points to look up.
 
     Returns
     -------
@@ -62,14 +103,108 @@ def nearest_reference(reference: np.ndarray, query: np.ndarray) -> np.ndarray:
     >>> nearest_reference(np.array([[0.0, 0.0], [2.0, 0.0]]), np.array([[1.0, 0.0]]))
     array([1])
     """
+    reference, query = _check_points(reference, query)
+    m = reference.shape[0]
+    answer = np.full(query.shape[0], -1, dtype=np.intp)
+    bound = np.full(query.shape[0], math.inf)
+    if m == 1:
+        answer[:] = 0
+        return answer
+    search = cKDTree(reference, balanced_tree=False, compact_nodes=False)
+    for start in range(0, query.shape[0], _BATCH):
+        part = slice(start, min(query.shape[0], start + _BATCH))
+        answer[part], bound[part] = _decided_by_distance(search, reference, query[part])
+    undecided = np.flatnonzero(answer < 0)
+    if undecided.shape[0]:
+        tree = _KdTree(reference)
+        rows = query[undecided].tolist()
+        answer[undecided] = [tree.nearest(row, b) for row, b in zip(rows, bound[undecided].tolist())]
+    return answer
+
+
+def replay_nearest(reference: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """:func:`nearest_reference` by replaying ANN's whole search for every query.
+
+    Slow (pure Python, one query at a time); kept as the plain statement of
+    ANN's algorithm that the fast path is tested against.
+    """
+    reference, query = _check_points(reference, query)
+    tree = _KdTree(reference)
+    return np.array([tree.nearest(row) for row in query.tolist()], dtype=np.intp)
+
+
+def _check_points(reference, query):
     reference = np.asarray(reference, dtype=np.float64)
     query = np.asarray(query, dtype=np.float64)
     if reference.ndim != 2 or query.ndim != 2 or reference.shape[1] != query.shape[1]:
         raise ValueError("reference and query must be 2-D arrays with the same number of columns")
     if reference.shape[0] == 0:
         raise ValueError("reference must hold at least one point")
-    tree = _KdTree(reference)
-    return np.array([tree.nearest(row) for row in query.tolist()], dtype=np.intp)
+    if not (np.isfinite(reference).all() and np.isfinite(query).all()):
+        raise ValueError("reference and query must hold finite coordinates")
+    return reference, query
+
+
+def ann_distances(query: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Squared distances summed over coordinates in column order, as ANN sums them.
+
+    ``query`` is ``(q, d)``; ``points`` is ``(q, k, d)``; returns ``(q, k)``.
+    """
+    dist = np.zeros(points.shape[:2])
+    for d in range(points.shape[2]):
+        t = query[:, None, d] - points[:, :, d]
+        dist = dist + t * t
+    return dist
+
+
+def _margin(dist: np.ndarray, m: int, dims: int) -> np.ndarray:
+    """``E(d)``: how far ANN's box distance may exceed a point's distance ``d``."""
+    return dist * ((16 * m + 4 * dims + 32) * _UNIT) + (8 * m + 8 * dims) * _TINY
+
+
+def _decided_by_distance(search: cKDTree, reference: np.ndarray, query: np.ndarray):
+    """Answers decided by distances alone, and the bound ``B`` for the others.
+
+    Returns ``(answer, bound)``: ``answer`` is the index where the nearest
+    point is unique with a gap, else -1; ``bound`` is then ``B`` (see
+    :func:`nearest_reference`), infinite when no gap was found.
+    """
+    m = reference.shape[0]
+    answer = np.full(query.shape[0], -1, dtype=np.intp)
+    bound = np.full(query.shape[0], math.inf)
+    pending = np.arange(query.shape[0])
+    k = 2
+    while pending.shape[0]:
+        k = min(k, m)
+        found, index = search.query(query[pending], k=k, workers=-1)
+        dist = ann_distances(query[pending], reference[index])
+        if k == 2:
+            swap = dist[:, 1] < dist[:, 0]
+            dist[swap] = dist[swap][:, ::-1]
+            index[swap] = index[swap][:, ::-1]
+        else:
+            order = np.argsort(dist, axis=1, kind="stable")
+            dist = np.take_along_axis(dist, order, axis=1)
+            index = np.take_along_axis(index, order, axis=1)
+        if k == m:  # every point returned: nothing lies beyond
+            beyond = np.full(pending.shape[0], math.inf)
+        else:
+            beyond = found[:, -1] ** 2 * (1 - _CKDTREE_SLACK)
+        # Distances, with everything at or beyond ``beyond`` counted as ``beyond``.
+        steps = np.minimum(np.column_stack([dist, beyond]), beyond[:, None])
+        gap = steps[:, 1:] - steps[:, :-1] > _margin(steps[:, 1:], m, reference.shape[1])
+        gap[:, -1] |= np.isinf(steps[:, -1]) & np.isfinite(steps[:, -2])
+        has_gap = gap.any(axis=1)
+        first = gap.argmax(axis=1)
+        single = has_gap & (first == 0)
+        answer[pending[single]] = index[single, 0]
+        several = has_gap & (first > 0)
+        bound[pending[several]] = steps[several, first[several] + 1]
+        pending = pending[~has_gap]
+        if k == m:  # no gap even with every point: replay from infinity
+            break
+        k *= 4
+    return answer, bound
 
 
 class _KdTree:
@@ -161,8 +296,13 @@ class _KdTree:
             n_lo = half
         return dim, cut, n_lo
 
-    def nearest(self, q: list[float]) -> int:
-        """Replay ANN's standard k = 1 search for one query point."""
+    def nearest(self, q: list[float], bound: float = math.inf) -> int:
+        """Replay ANN's standard k = 1 search for one query point.
+
+        ``bound`` starts the search with that best distance instead of
+        ANN's infinity (see :func:`nearest_reference` for when that gives
+        ANN's answer); a point is then taken only when strictly nearer.
+        """
         box = 0.0
         for d in range(self.dim):
             if q[d] < self.box_lo[d]:
@@ -171,7 +311,8 @@ class _KdTree:
             elif q[d] > self.box_hi[d]:
                 t = q[d] - self.box_hi[d]
                 box = box + t * t
-        best, best_index = math.inf, -1
+        best, best_index = bound, -1
+        take_first = bound == math.inf  # ANN takes its first point whatever its distance
         # Entries are (node, box distance, visit only if still promising);
         # a far child is tested against the best distance once its near
         # sibling's subtree has been searched, as in the recursive search.
@@ -186,7 +327,7 @@ class _KdTree:
                 for qd, pd in zip(q, self.points[index]):
                     t = qd - pd
                     dist = dist + t * t
-                if dist < best or best_index < 0:
+                if dist < best or take_first and best_index < 0:
                     best, best_index = dist, index
                 continue
             dim = self.cut_dim[node]
