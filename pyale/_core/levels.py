@@ -41,34 +41,88 @@ class Covariate:
     n_levels: int = 0
 
 
+# Elements per temporary block of the pairwise computations (8 MiB of doubles).
+_BLOCK_ELEMENTS = 1 << 20
+
+
+def _level_ecdfs(codes: np.ndarray, values: np.ndarray, n_levels: int, probes: np.ndarray, name) -> np.ndarray:
+    """ECDF of ``values`` within each level, at ``probes``: ``(n_levels, len(probes))``.
+
+    One sort by (level, value); each level's values are then a sorted slice,
+    counted at the probes by binary search.  The same doubles as
+    :func:`~pyale._rbase.ecdf_at` on each level's sample.
+    """
+    order = np.lexsort((values, codes))
+    ordered = values[order]
+    sizes = np.bincount(codes, minlength=n_levels)
+    if not sizes.all():
+        raise ValueError(
+            f"Column {name!r} has only missing values within one level of the "
+            "feature, so the level ordering (Kolmogorov-Smirnov distance) is undefined."
+        )
+    stops = np.cumsum(sizes)
+    ecdfs = np.empty((n_levels, probes.shape[0]))
+    for level, (start, stop) in enumerate(zip((stops - sizes).tolist(), stops.tolist())):
+        ecdfs[level] = ecdf_at(ordered[start:stop], probes, presorted=True)
+    return ecdfs
+
+
+def _max_abs_differences(rows: np.ndarray) -> np.ndarray:
+    """``max_k |rows[i, k] - rows[j, k]|`` for every pair, a block of rows at a time."""
+    n_rows, width = rows.shape
+    out = np.empty((n_rows, n_rows))
+    block = max(1, _BLOCK_ELEMENTS // max(1, n_rows * width))
+    for start in range(0, n_rows, block):
+        stop = min(n_rows, start + block)
+        out[start:stop] = np.abs(rows[start:stop, None, :] - rows[None, :, :]).max(axis=2)
+    return out
+
+
 def _numeric_distance(codes: np.ndarray, n_levels: int, covariate: Covariate) -> np.ndarray:
     values = covariate.values
     present = ~np.isnan(values)
     if not present.any():
         return np.zeros((n_levels, n_levels))
     probes = quantile_type7(values[present], _PROBE_PROBS)
-    ecdfs = np.empty((n_levels, probes.shape[0]))
-    for level in range(n_levels):
-        sample = values[present & (codes == level)]
-        if sample.shape[0] == 0:
-            raise ValueError(
-                f"Column {covariate.name!r} has only missing values within one level of the "
-                "feature, so the level ordering (Kolmogorov-Smirnov distance) is undefined."
-            )
-        ecdfs[level] = ecdf_at(sample, probes)
-    return np.abs(ecdfs[:, None, :] - ecdfs[None, :, :]).max(axis=2)
+    ecdfs = _level_ecdfs(codes[present], values[present], n_levels, probes, covariate.name)
+    return _max_abs_differences(ecdfs)
 
 
 def _categorical_distance(
     codes: np.ndarray, n_levels: int, level_sizes: np.ndarray, covariate: Covariate
 ) -> np.ndarray:
+    """Half the L1 distance between the levels' relative frequency tables.
+
+    R (ALEPlot's ``sum``, iml's ``rowSums``) adds the absolute differences
+    category by category, in the covariate's level order, in extended
+    precision (``LDOUBLE``), then rounds to double and halves.  Adding a
+    zero leaves such a sum unchanged, so only the categories in which one of
+    the two levels occurs contribute: each category updates the pairs that
+    involve a level holding it, in category order.  Memory is
+    ``O(levels**2 + levels * categories)``; time ``O(levels * table entries)``.
+    """
     other = covariate.values
     present = other >= 0
-    table = np.zeros((n_levels, max(covariate.n_levels, 1)))
-    np.add.at(table, (codes[present], other[present]), 1.0)
-    shares = table / level_sizes[:, None]
-    diffs = np.abs(shares[:, None, :] - shares[None, :, :]).astype(np.longdouble)
-    return (diffs.sum(axis=2) / 2).astype(float)
+    width = max(covariate.n_levels, 1)
+    table = np.bincount(codes[present] * width + other[present], minlength=n_levels * width)
+    table = table.reshape(n_levels, width)
+    used = np.flatnonzero(table.any(axis=0))
+    shares = table[:, used] / level_sizes[:, None]  # R: table(...) / x.count
+    return _sequential_l1(shares) / 2
+
+
+def _sequential_l1(shares: np.ndarray) -> np.ndarray:
+    """``sum(abs(a[i, ] - a[j, ]))`` for every pair of rows, as R sums: left to right in long double."""
+    n_rows = shares.shape[0]
+    total = np.zeros((n_rows, n_rows), dtype=np.longdouble)
+    for column in shares.T:
+        holders = np.flatnonzero(column)
+        # Pairs (holder, any level): |a - b| in double, added in extended precision.
+        total[holders] += np.abs(column[holders, None] - column[None, :]).astype(np.longdouble)
+        # Pairs (any level, holder) are the same pairs with the same terms in the same
+        # order, and ``total`` was symmetric before this category: copy them over.
+        total[:, holders] = total[holders].T
+    return total.astype(float)
 
 
 def level_distances(
