@@ -24,6 +24,7 @@ __all__ = [
     "require_intervals",
     "read_feature",
     "read_covariate",
+    "factorize_strings",
 ]
 
 
@@ -119,6 +120,23 @@ def _require_complete(series: pd.Series, label: str) -> None:
         )
 
 
+def factorize_strings(series: pd.Series) -> tuple[np.ndarray, tuple]:
+    """Codes and sorted levels of a column of strings, as R's ``factor()`` in the C locale.
+
+    Levels are the distinct strings in Python's (code-point) order; codes are
+    int64 indices into them, -1 for a missing value.  The strings are hashed
+    where they lie (:func:`pandas.factorize`), never copied into a
+    fixed-width array, so memory does not grow with the longest string.
+    """
+    codes, uniques = pd.factorize(series, sort=False, use_na_sentinel=True)
+    uniques = [str(v) for v in uniques]
+    order = sorted(range(len(uniques)), key=uniques.__getitem__)
+    rank = np.empty(len(uniques) + 1, dtype=np.int64)
+    rank[order] = np.arange(len(uniques))
+    rank[-1] = -1  # code -1 (missing) stays -1
+    return rank[codes], tuple(uniques[i] for i in order)
+
+
 def read_feature(series: pd.Series, *, label: str) -> Feature:
     """Read a feature column, raising a clear error for what ALE cannot use.
 
@@ -174,7 +192,7 @@ def read_feature(series: pd.Series, *, label: str) -> Feature:
     _require_complete(series, label)
     if isinstance(series.dtype, pd.CategoricalDtype):
         cat = series.array
-        used = np.unique(cat.codes)
+        used = np.flatnonzero(np.bincount(cat.codes, minlength=len(cat.categories)))
         levels = tuple(cat.categories[used].tolist())
         remap = np.full(len(cat.categories), -1, dtype=np.int64)
         remap[used] = np.arange(used.shape[0])
@@ -185,14 +203,8 @@ def read_feature(series: pd.Series, *, label: str) -> Feature:
             levels=levels,
             ordered=bool(series.dtype.ordered),
         )
-    values = series.to_numpy(dtype=object)
-    levels, codes = np.unique(values.astype(str), return_inverse=True)
-    return Feature(
-        name=series.name,
-        categorical=True,
-        codes=codes.astype(np.int64).ravel(),
-        levels=tuple(str(v) for v in levels),
-    )
+    codes, levels = factorize_strings(series)
+    return Feature(name=series.name, categorical=True, codes=codes, levels=levels)
 
 
 def read_covariate(series: pd.Series) -> Covariate:
@@ -207,10 +219,7 @@ def read_covariate(series: pd.Series) -> Covariate:
         if isinstance(series.dtype, pd.CategoricalDtype):
             codes = np.asarray(series.array.codes, dtype=np.int64)
             return Covariate(series.name, True, codes, len(series.dtype.categories))
-        present = series.notna().to_numpy()
-        codes = np.full(series.shape[0], -1, dtype=np.int64)
-        levels, inverse = np.unique(series.to_numpy(dtype=object)[present].astype(str), return_inverse=True)
-        codes[present] = inverse.ravel()
+        codes, levels = factorize_strings(series)
         return Covariate(series.name, True, codes, len(levels))
     if kind in ("numeric", "bool"):
         values = series.to_numpy(dtype=float, na_value=np.nan)
