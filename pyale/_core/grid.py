@@ -9,6 +9,38 @@ does.
 The order statistics are selected without sorting the whole column
 (:func:`pyale._cells.order_statistics`); they are the values a full sort
 would give.
+
+Bounded by the data, not by ``K``
+---------------------------------
+Both rules can ask for more edges than there are values.  Then the edges are
+all the distinct values, and they are computed as such (:func:`numpy.unique`),
+without building a probability vector of length ``K``.  When that is exact
+(:func:`every_value_is_an_edge`):
+
+With ``n`` values, the type-1 quantile at probability ``p`` is the order
+statistic of rank ``ceil(n p)`` (rank 1 for ``n p = 0``), ``n p`` evaluated in
+floating point.  The edges are every distinct value exactly when the ranks
+hit every integer ``1..n`` (a rank that is missed drops its value when the
+values are distinct).  In exact arithmetic the ``k``-th probability is
+``k / K`` for both packages (ALEPlot: ``seq(1/K, 1, length.out = K)``, iml:
+``seq(0, 1, length.out = K + 1)``), so ``n p`` runs through ``x_k = n k / K``.
+
+* ``K > n``: each interval ``(m - 1, m)``, ``m = 1..n``, holds some ``x_k``
+  (the step ``n / K`` is below 1, and ``x_k = m`` would put ``x_{k-1}``
+  inside), and ``x_k - (m - 1)`` and ``m - x_k`` are multiples of ``1 / K``,
+  so that ``x_k`` lies at least ``1 / K`` inside.
+* ``K >= 2 n``: the step is at most 1/2, so some ``x_k`` lies in
+  ``[m - 3/4, m - 1/4]``, at least 1/4 inside.
+
+The computed ``n p`` is within a relative ``c u`` of ``x_k`` (``u = 2**-53``;
+``c = 7`` for ALEPlot, whose ``seq`` rounds ``1/K``, ``1 - 1/K``, the step,
+``i * step`` and the sum before the product with ``n``; ``c = 4`` for iml,
+whose ``seq`` rounds the step and ``i * step``), so within ``c u n``.  It
+stays inside its interval, and the rank is ``m``, when ``c u n < 1 / K``
+(first case) or ``c u n < 1/4`` (second case).  ``K = n`` is *not* enough:
+``x_k = k`` exactly and noise above ``k`` skips a rank (ALEPlot's ``K = 5``
+on ``1:5`` gives the edges 1, 2, 4, 5).  ``tests/test_grid.py`` checks all of
+this by brute force against the uncapped computation.
 """
 
 from __future__ import annotations
@@ -23,7 +55,35 @@ from .._rbase import order_statistics, quantile_type1_positions, r_seq
 from .features import Feature, read_covariate
 from .levels import level_distances, mds_level_order
 
-__all__ = ["aleplot_edges", "iml_edges", "resolve_level_order"]
+__all__ = ["aleplot_edges", "iml_edges", "every_value_is_an_edge", "resolve_level_order"]
+
+# Relative error bound (in units of 2**-53) of n * p for each package's probabilities.
+_ROUNDING = {"aleplot": 7, "iml": 4}
+
+
+def every_value_is_an_edge(n_values: int, n_intervals: int, rule: str) -> bool:
+    """Whether ``n_intervals`` type-1 quantiles provably select every order statistic.
+
+    Parameters
+    ----------
+    n_values : int
+        Sample size ``n``.
+    n_intervals : int
+        ALEPlot's ``K`` or iml's ``grid.size`` (any size; Python integers do
+        not overflow).
+    rule : {"aleplot", "iml"}
+
+    Returns
+    -------
+    bool
+        True when the edges are then every distinct value (see the module
+        notes for the proof); False when that is not guaranteed, which
+        happens only for ``n_intervals < 2 n``.
+    """
+    c = _ROUNDING[rule]
+    if n_intervals >= 2 * n_values and 4 * c * n_values < 2 ** 53:
+        return True
+    return n_intervals > n_values and c * n_values * n_intervals < 2 ** 53
 
 
 def aleplot_edges(values: np.ndarray, n_intervals: int) -> np.ndarray:
@@ -45,6 +105,8 @@ def aleplot_edges(values: np.ndarray, n_intervals: int) -> np.ndarray:
         Strictly increasing edges, the first being the minimum and the last
         the maximum.
     """
+    if every_value_is_an_edge(values.shape[0], n_intervals, "aleplot"):
+        return np.unique(values)
     probs = r_seq(1.0 / n_intervals, 1.0, n_intervals)
     positions = np.concatenate(([0], quantile_type1_positions(values.shape[0], probs)))
     return np.unique(order_statistics(values, positions))
@@ -71,8 +133,11 @@ def iml_edges(values: np.ndarray, grid_size: int, *, integer: bool = False) -> n
     numpy.ndarray
         Strictly increasing edges.
     """
-    probs = r_seq(0.0, 1.0, grid_size + 1)
-    edges = order_statistics(values, quantile_type1_positions(values.shape[0], probs))
+    if every_value_is_an_edge(values.shape[0], grid_size, "iml"):
+        edges = values
+    else:
+        probs = r_seq(0.0, 1.0, grid_size + 1)
+        edges = order_statistics(values, quantile_type1_positions(values.shape[0], probs))
     if integer:
         edges = np.round(edges)
     return np.unique(edges)
