@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Callable, Sequence
 
@@ -13,6 +14,7 @@ from ._core.pair_effect import categorical_numeric_pair_effect, numeric_pair_eff
 from ._core.calls import ModelCaller
 from ._core.features import Feature, read_feature, require_intervals, require_levels
 from ._core.grid import aleplot_edges, resolve_level_order
+from ._core.bounds import check_pair_cells, pair_cell_limit
 from ._results import ALEPlotResult
 from ._checks import check_bool, check_frame, check_int, is_tuple_label, resolve_column, resolve_pair
 from ._frames import as_pandas
@@ -93,8 +95,14 @@ def aleplot_pair(X: pd.DataFrame, caller: ModelCaller, J, K: int, *, level_order
     names = resolve_pair(X, J, caller_name=caller_name)
     first, second = read_pair(X, names, caller_name)
     edges2 = _numeric_edges(second, K, "J[1]")
+    limit = pair_cell_limit(X.shape[0])
     if first.categorical:
         require_levels(first, f"Column {names[0]!r} (J[0])")
+        n_levels = len(first.levels)
+        check_pair_cells(
+            X.shape[0], (n_levels, len(edges2) - 1), param="K", caller=caller_name, features=names, value=K,
+            advice=f"Use K <= {max(1, limit // n_levels):,}.",
+        )
         order = resolve_level_order(X, first, level_order, caller=caller_name)
         effect = categorical_numeric_pair_effect(X, first, order, second, edges2, caller)
         # R paints the (level, interval) cells without rows, and only when some
@@ -109,6 +117,10 @@ def aleplot_pair(X: pd.DataFrame, caller: ModelCaller, J, K: int, *, level_order
                 f"column {names[0]!r} is numeric."
             )
         edges1 = _numeric_edges(first, K, "J[0]")
+        check_pair_cells(
+            X.shape[0], (len(edges1) - 1, len(edges2) - 1), param="K", caller=caller_name, features=names,
+            value=K, advice=f"Use K <= {math.isqrt(limit):,}.",
+        )
         effect = numeric_pair_effect(X, first, second, edges1, edges2, caller)
         painted = effect.empty_cells
         kind = "numeric x numeric"

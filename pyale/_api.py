@@ -8,6 +8,7 @@ or iml's ``FeatureEffect`` (``conventions="iml"``).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -25,6 +26,7 @@ from ._checks import check_choice, check_frame, check_int, check_numbers, is_tup
 from ._frames import as_pandas
 from ._result_list import ALEResults
 from . import _present
+from ._core.bounds import check_pair_cells, pair_cell_limit
 
 __all__ = ["ale", "ALEResult"]
 
@@ -208,6 +210,19 @@ def _read_pair_for(X, names, conventions):
     return first, second, names
 
 
+def _check_cells(X, names, shape, n_intervals, grid, *, categorical_first=False) -> None:
+    """Refuse a pair grid larger than pyale computes for the data (see pyale._core.bounds)."""
+    limit = pair_cell_limit(X.shape[0])
+    if grid is not None:
+        param, value, advice = "grid", None, "Pass fewer edges."
+    elif categorical_first:
+        param, value, advice = "n_intervals", n_intervals, f"Use n_intervals <= {max(1, limit // shape[0]):,}."
+    else:
+        param, value, advice = "n_intervals", n_intervals, f"Use n_intervals <= {math.isqrt(limit):,}."
+    check_pair_cells(X.shape[0], shape, param=param, caller=_CALLER, features=tuple(names), value=value,
+                     advice=advice)
+
+
 def _pair(X, caller, names, conventions, n_intervals, grid, level_order):
     given = tuple(names)
     first, second, names = _read_pair_for(X, given, conventions)
@@ -223,11 +238,13 @@ def _pair(X, caller, names, conventions, n_intervals, grid, level_order):
     if first.categorical:
         require_levels(first, f"Column {first.name!r}")
         order = resolve_level_order(X, first, level_order, caller=_CALLER)
+        _check_cells(X, names, (len(first.levels), len(edges2) - 1), n_intervals, grid, categorical_first=True)
         effect = categorical_numeric_pair_effect(X, first, order, second, edges2, caller, conventions=conventions)
         kind = "categorical x numeric"
         levels = effect.grid1
     else:
         edges1 = _intervals(first.values, first, conventions, n_intervals, grid1)
+        _check_cells(X, names, (len(edges1) - 1, len(edges2) - 1), n_intervals, grid)
         effect = numeric_pair_effect(X, first, second, edges1, edges2, caller, conventions=conventions)
         kind = "numeric x numeric"
         levels = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Callable, Sequence
 
@@ -12,6 +13,7 @@ from ._aleplot import r_shaped_caller, read_pair
 from ._core.features import Feature, read_feature
 from ._core.shifted import categorical_column_values, numeric_column_values
 from ._core.pd import DEFAULT_ROWS_PER_CALL, grid_predictions
+from ._core.bounds import check_pd_points, pd_point_limit
 from ._rbase import bin_right_closed, level_counts, r_seq
 from ._results import PDPlotResult
 from ._checks import is_tuple_label, resolve_column, resolve_pair
@@ -61,6 +63,8 @@ def _single(X, caller, name, K, rows_per_call):
         setter = _setter(X, feature, None)
         kind = "categorical"
     else:
+        check_pd_points(X.shape[0], (K,), param="K", caller=_CALLER, value=K,
+                        advice=f"Use K <= {pd_point_limit(X.shape[0]):,}.")
         grid, bins = _numeric_grid(feature, K, "J")
         counts = level_counts(bins, K)
         setter = _setter(X, feature, grid)
@@ -82,6 +86,14 @@ def _single(X, caller, name, K, rows_per_call):
 def _pair(X, caller, J, K, rows_per_call):
     names = resolve_pair(X, J, caller_name=_CALLER)
     first, second = read_pair(X, names, caller_name=_CALLER)
+    limit = pd_point_limit(X.shape[0])
+    if first.categorical:
+        n_levels = len(first.levels)
+        check_pd_points(X.shape[0], (n_levels, K), param="K", caller=_CALLER, value=K,
+                        advice=f"Use K <= {max(1, limit // n_levels):,} beside {n_levels} levels.")
+    else:
+        check_pd_points(X.shape[0], (K, K), param="K", caller=_CALLER, value=K,
+                        advice=f"Use K <= {math.isqrt(limit):,}.")
     grid2, bins2 = _numeric_grid(second, K, "J[1]")
     if first.categorical:
         grid1 = list(first.levels)

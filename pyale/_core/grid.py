@@ -55,7 +55,13 @@ from .._rbase import order_statistics, quantile_type1_positions, r_seq
 from .features import Feature, read_covariate
 from .levels import level_distances, mds_level_order
 
-__all__ = ["aleplot_edges", "iml_edges", "every_value_is_an_edge", "resolve_level_order"]
+__all__ = [
+    "aleplot_edges",
+    "iml_edges",
+    "every_value_is_an_edge",
+    "equivalent_intervals",
+    "resolve_level_order",
+]
 
 # Relative error bound (in units of 2**-53) of n * p for each package's probabilities.
 _ROUNDING = {"aleplot": 7, "iml": 4}
@@ -84,6 +90,18 @@ def every_value_is_an_edge(n_values: int, n_intervals: int, rule: str) -> bool:
     if n_intervals >= 2 * n_values and 4 * c * n_values < 2 ** 53:
         return True
     return n_intervals > n_values and c * n_values * n_intervals < 2 ** 53
+
+
+def equivalent_intervals(n_values: int, n_intervals: int, rule: str) -> int:
+    """A ``K`` no larger than ``2 n`` that gives R the same edges as ``n_intervals``.
+
+    For handing a large ``K`` to R itself (which would allocate it): when
+    every value is an edge anyway, ``2 n`` gives the same edges.
+    """
+    if n_intervals > 2 * n_values and every_value_is_an_edge(n_values, n_intervals, rule):
+        if every_value_is_an_edge(n_values, 2 * n_values, rule):
+            return 2 * n_values
+    return n_intervals
 
 
 def aleplot_edges(values: np.ndarray, n_intervals: int) -> np.ndarray:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 import warnings
 from collections.abc import Hashable
@@ -35,6 +36,7 @@ from .checks import (
     level_list,
     resolve_features,
 )
+from .._core.bounds import check_pd_points, pd_point_limit
 
 __all__ = ["FeatureEffect", "FeatureEffects"]
 
@@ -204,6 +206,26 @@ class FeatureEffect:
             checked.append(array)
         return checked[0] if self.n_features == 1 else checked
 
+    def _check_pd_size(self, user) -> None:
+        """Refuse a PDP/ICE grid from ``grid_size`` that asks the model about too many rows."""
+        if all(points is not None or f.categorical for f, points in zip(self._features, user)):
+            return  # sized by the user's own grid points and the data's levels
+        shape = tuple(
+            len(dict.fromkeys(np.asarray(points).tolist())) if points is not None
+            else len(f.levels) if f.categorical else size
+            for f, size, points in zip(self._features, self.grid_size, user)
+        )
+        n_rows = self.predictor.data.shape[0]
+        others = int(np.prod([size for size, points, f in zip(shape, user, self._features)
+                              if points is not None or f.categorical]))
+        fixed = len(shape) - sum(points is not None or f.categorical for points, f in zip(user, self._features))
+        largest = pd_point_limit(n_rows) // others
+        largest = math.isqrt(largest) if fixed == 2 else largest
+        check_pd_points(
+            n_rows, shape, param="grid_size", caller=_CALLER, value=self._grid_size_given,
+            advice=f"Use grid_size <= {max(1, largest):,}, or pass grid_points= with the values wanted.",
+        )
+
     def _outputs_of(self):
         return self.predictor.output_names
 
@@ -229,6 +251,7 @@ class FeatureEffect:
             return results
         grids, indices = [], []
         user = [self.grid_points] if self.n_features == 1 else (self.grid_points or [None, None])
+        self._check_pd_size(user)
         for f, size, points in zip(self._features, self.grid_size, user):
             anchor = self.center_at if self.n_features == 1 else None
             grid, index = pd_grid(f, data[f.name], size, points, anchor)

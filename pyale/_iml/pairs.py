@@ -14,6 +14,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+import math
+
+from .._core.bounds import check_pair_cells, pair_cell_limit
 from .._core.features import read_feature
 from .._core.pair_effect import categorical_numeric_pair_effect, numeric_pair_effect
 from .tables import class_column, iml_level_order, numeric_ale_edges, results_frame, rows_inside
@@ -44,6 +47,22 @@ def _long_surface(effects: np.ndarray, outputs: list, first_sides, second_sides,
     return results_frame(out)
 
 
+def _check_cells(effect_obj, n_rows: int, shape: tuple[int, int], points, features) -> None:
+    """Refuse a surface with more cells than pyale computes for the data (see pyale._core.bounds)."""
+    user = all(p is not None or f.categorical for p, f in zip(points, features))
+    param, value = ("grid_points", None) if user else ("grid_size", effect_obj._grid_size_given)
+    limit = pair_cell_limit(n_rows)
+    fixed = [s for s, p, f in zip(shape, points, features) if p is not None or f.categorical]
+    if user:
+        advice = "Pass fewer grid points."
+    elif fixed:
+        advice = f"Use grid_size <= {max(1, limit // fixed[0]):,} for the numeric feature."
+    else:
+        advice = f"Use grid_size <= {math.isqrt(limit):,}."
+    check_pair_cells(n_rows, shape, param=param, caller="FeatureEffect", features=tuple(f.name for f in features),
+                     value=value, advice=advice)
+
+
 def ale_pair_results(effect_obj, data: pd.DataFrame, predict):
     """iml's ``results`` for a pair of features; returns ``(frame, PairEffect)``."""
     first, second = effect_obj._features
@@ -61,6 +80,7 @@ def ale_pair_results(effect_obj, data: pd.DataFrame, predict):
         edges2 = numeric_ale_edges(second, sizes[1], points[1])
         user = [edges1 if points[0] is not None else None, edges2 if points[1] is not None else None]
         frame, (f1, f2), _ = rows_inside(data, [first, second], user)
+        _check_cells(effect_obj, frame.shape[0], (len(edges1) - 1, len(edges2) - 1), points, (first, second))
         effect = numeric_pair_effect(frame, f1, f2, edges1, edges2, predict, conventions="iml")
         h1, h2 = _half_steps(edges1), _half_steps(edges2)
         table = _long_surface(
@@ -80,6 +100,8 @@ def ale_pair_results(effect_obj, data: pd.DataFrame, predict):
             f"Feature {cat.name!r} has a single level among the rows within the grid; ALE across "
             "its levels is undefined."
         )
+    cells = (len(cat_in.levels), len(edges) - 1) if first.categorical else (len(edges) - 1, len(cat_in.levels))
+    _check_cells(effect_obj, frame.shape[0], cells, points, (first, second))
     order = iml_level_order(frame, cat_in)
     effect = categorical_numeric_pair_effect(frame, cat_in, order, num_in, edges, predict, conventions="iml")
     levels = list(effect.grid1)

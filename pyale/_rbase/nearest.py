@@ -169,30 +169,36 @@ def _decided_by_distance(search: cKDTree, reference: np.ndarray, query: np.ndarr
     point is unique with a gap, else -1; ``bound`` is then ``B`` (see
     :func:`nearest_reference`), infinite when no gap was found.
     """
-    m = reference.shape[0]
+    m, dims = reference.shape
     answer = np.full(query.shape[0], -1, dtype=np.intp)
     bound = np.full(query.shape[0], math.inf)
-    pending = np.arange(query.shape[0])
+    # The common case first, lean: the two nearest points, a gap between them.
+    found, index = search.query(query, k=2, workers=-1)
+    first = ann_distances(query, reference[index[:, 0]][:, None, :])[:, 0]
+    second = ann_distances(query, reference[index[:, 1]][:, None, :])[:, 0]
+    nearer = np.where(second < first, index[:, 1], index[:, 0])
+    low = np.minimum(first, second)
+    high = np.maximum(first, second)
+    if m > 2:
+        np.minimum(high, found[:, 1] ** 2 * (1 - _CKDTREE_SLACK), out=high)
+    single = high - low > _margin(high, m, dims)
+    answer[single] = nearer[single]
+    pending = np.flatnonzero(~single)
     k = 2
     while pending.shape[0]:
         k = min(k, m)
         found, index = search.query(query[pending], k=k, workers=-1)
         dist = ann_distances(query[pending], reference[index])
-        if k == 2:
-            swap = dist[:, 1] < dist[:, 0]
-            dist[swap] = dist[swap][:, ::-1]
-            index[swap] = index[swap][:, ::-1]
-        else:
-            order = np.argsort(dist, axis=1, kind="stable")
-            dist = np.take_along_axis(dist, order, axis=1)
-            index = np.take_along_axis(index, order, axis=1)
+        order = np.argsort(dist, axis=1, kind="stable")
+        dist = np.take_along_axis(dist, order, axis=1)
+        index = np.take_along_axis(index, order, axis=1)
         if k == m:  # every point returned: nothing lies beyond
             beyond = np.full(pending.shape[0], math.inf)
         else:
             beyond = found[:, -1] ** 2 * (1 - _CKDTREE_SLACK)
         # Distances, with everything at or beyond ``beyond`` counted as ``beyond``.
         steps = np.minimum(np.column_stack([dist, beyond]), beyond[:, None])
-        gap = steps[:, 1:] - steps[:, :-1] > _margin(steps[:, 1:], m, reference.shape[1])
+        gap = steps[:, 1:] - steps[:, :-1] > _margin(steps[:, 1:], m, dims)
         gap[:, -1] |= np.isinf(steps[:, -1]) & np.isfinite(steps[:, -2])
         has_gap = gap.any(axis=1)
         first = gap.argmax(axis=1)
