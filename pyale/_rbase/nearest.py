@@ -31,6 +31,9 @@ _TINY = 2.0 ** -1074
 _CKDTREE_SLACK = 1e-9
 # Queries handed to cKDTree at a time (bounds the temporary arrays).
 _BATCH = 1 << 17
+# Nearest points fetched per query at most while looking for a gap in the
+# distances (2, 8, 32, 128); beyond, ANN's search is replayed from infinity.
+_MOST_CANDIDATES = 128
 
 
 def nearest_reference(reference: np.ndarray, query: np.ndarray) -> np.ndarray:
@@ -207,7 +210,7 @@ def _decided_by_distance(search: cKDTree, reference: np.ndarray, query: np.ndarr
         several = has_gap & (first > 0)
         bound[pending[several]] = steps[several, first[several] + 1]
         pending = pending[~has_gap]
-        if k == m:  # no gap even with every point: replay from infinity
+        if k >= min(m, _MOST_CANDIDATES):  # no gap among many equally near points: replay from infinity
             break
         k *= 4
     return answer, bound
