@@ -14,17 +14,21 @@ numeric feature never has more intervals than distinct values
   quantiles, and the model predicts every row at every grid point:
   ``K x n`` model rows (``K1 x K2 x n`` for a pair), ICE keeping them all.
 
-The rules, each set by the number of rows ``n`` with a floor so that small
-data sets keep fine grids:
+The rules, with floors so that small data sets keep fine grids:
 
 * a pair's grid may hold at most ``max(n, 2**22)`` cells: no more cells than
   rows (a pair already costs four shifted copies of the data, so such a grid
-  costs about as much), or any grid up to 2,048 x 2,048 (about 0.5 GB at
-  most);
-* a partial dependence may ask the model about at most ``max(n**2, 2**24)``
-  rows: no more grid points than rows (the cost of pairing every row with
-  every other), or any grid while the model is asked about at most
-  16,777,216 rows.
+  costs about as much), or any grid up to 2,048 x 2,048 (about 0.4 GB per
+  model output);
+* a partial dependence may have at most ``max(4096, 2**24 // n)`` grid
+  points (the product over both features for a pair): the data bound no
+  such grid (its points are equally spaced, not quantiles); what the data
+  set is the price of a grid point, one prediction of every row.  pyale
+  evaluates the data at most 4,096 times (a 64 x 64 pair; R's defaults are
+  40 and iml's 20 per feature), or more often while the model is asked about
+  at most 2**24 = 16,777,216 rows in all (any grid on small data).  iml's
+  PDP/ICE keep every prediction, so this also bounds their memory by
+  4,096 x n x outputs doubles.
 
 Beyond them the front-ends refuse with a ``ValueError`` that names the
 parameter, the value, the bound and the largest value allowed, before any
@@ -36,6 +40,7 @@ from __future__ import annotations
 __all__ = [
     "PAIR_CELL_FLOOR",
     "PD_MODEL_ROW_FLOOR",
+    "PD_POINT_FLOOR",
     "pair_cell_limit",
     "check_pair_cells",
     "pd_point_limit",
@@ -46,6 +51,8 @@ __all__ = [
 PAIR_CELL_FLOOR = 1 << 22
 #: Any partial dependence asking the model about up to this many rows is computed.
 PD_MODEL_ROW_FLOOR = 1 << 24
+#: Any partial dependence with up to this many grid points is computed.
+PD_POINT_FLOOR = 1 << 12
 
 
 def pair_cell_limit(n_rows: int) -> int:
@@ -92,13 +99,13 @@ def check_pair_cells(
 
 def pd_point_limit(n_rows: int) -> int:
     """Most grid points a partial dependence on ``n_rows`` rows may have."""
-    return max(n_rows, PD_MODEL_ROW_FLOOR // n_rows)
+    return max(PD_POINT_FLOOR, PD_MODEL_ROW_FLOOR // n_rows)
 
 
 def check_pd_points(
     n_rows: int, shape: tuple[int, ...], *, param: str, caller: str, value: object, advice: str
 ) -> None:
-    """Refuse a partial-dependence grid asking the model about more than ``max(n**2, 2**24)`` rows.
+    """Refuse a partial-dependence grid of more than ``max(4096, 2**24 // n)`` points.
 
     Parameters
     ----------
@@ -122,10 +129,9 @@ def check_pd_points(
     product = "" if len(shape) == 1 else " x ".join(f"{size:,}" for size in shape) + " = "
     raise ValueError(
         f"The {param!r} parameter of {caller} is {value!r}, which asks for {product}{points:,} grid "
-        f"points: partial dependence predicts every row at every grid point, "
-        f"{points * n_rows:,} model rows for {n_rows:,} rows. pyale asks the model about at most "
-        f"max(rows**2, 2**24) = {max(n_rows * n_rows, PD_MODEL_ROW_FLOOR):,} rows, i.e. at most "
-        f"{limit:,} grid points here. "
+        f"points: partial dependence predicts every row at every grid point, {points * n_rows:,} model "
+        f"rows for {n_rows:,} rows. pyale computes at most max(4096, 2**24 // rows) = {limit:,} grid "
+        "points (the data's 4,096 evaluations, or 16,777,216 model rows in all). "
         f"{advice}"
     )
 
