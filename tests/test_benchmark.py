@@ -38,3 +38,25 @@ def test_benchmark_writes_its_results_section(tmp_path):
     for what in ("pyale.ALEPlot, 5 features one at a time", "pyale.FeatureEffect (iml), pair ('x0', 'x1')",
                  "pyale.ALEPlot, max_rows_per_call=300", "HistGradientBoostingRegressor, n=2,000"):
         assert what in text, what
+
+
+def test_bounded_benchmark_runs_small_and_writes_its_section(tmp_path):
+    import bench_bounded
+
+    out = tmp_path / "performance.md"
+    out.write_text(f"# Title\n\nkept above\n\n{bench_bounded.BEGIN}\nold\n{bench_bounded.END}\n\nkept below\n")
+    cases = ["categorical", "long-text", "pair-aleplot", "huge-aleplot-12", "huge-pdplot-8"]
+    assert bench_bounded.main(["--scale", "0.02", "--only", *cases, "--out", str(out)]) == 0
+    text = out.read_text()
+    assert text.startswith("# Title\n\nkept above\n") and text.rstrip().endswith("kept below")
+    assert "old" not in text
+    for what in ("ALEPlot, K = 10**12, 100 rows", "The 'K' parameter of PDPlot is 100000000",
+                 "2,000-character strings", "ALEPlot, K = 40 x 40"):
+        assert what in text, what
+    # A file without the section gets it appended, the rest kept.
+    fresh = tmp_path / "fresh.md"
+    fresh.write_text("# Performance\n\nexisting\n")
+    assert bench_bounded.main(["--scale", "0.02", "--only", "huge-ale-12", "--out", str(fresh)]) == 0
+    text = fresh.read_text()
+    assert text.startswith("# Performance\n\nexisting\n") and "## Bounded cost" in text
+    assert text.count(bench_bounded.BEGIN) == 1 and "ale, K = 10**12" in text
