@@ -177,7 +177,10 @@ def ALEPlot(
     K : int, default 40
         Number of intervals requested for a numeric feature (R's ``K``).  A
         NumPy integer or a whole float (``40.0``) is accepted, as R's ``K``
-        is a double.
+        is a double.  Any size works: beyond the data every distinct value
+        is an edge, as in R, computed without building ``K`` probabilities.
+        A pair whose grid would exceed ``max(rows, 2**22)`` cells is refused
+        (see ``docs/deviations.md``).
     NA_plot : bool, default True
         R's ``NA.plot``: when False, a pair's empty cells are painted black.
         The numbers do not change.

@@ -154,7 +154,10 @@ def PDPlot(
     K : int
         Number of grid values of a numeric feature (``seq(min, max,
         length.out = K)``, R's ``K``; a NumPy integer or whole float is
-        accepted); a categorical feature uses its levels.
+        accepted); a categorical feature uses its levels.  At most
+        ``max(4096, 2**24 // rows)`` grid points in all (the product for a
+        pair): each costs a prediction of every row (see
+        ``docs/deviations.md``).
     plot : bool, default True
         Draw the picture as R does.
     max_rows_per_call : int or None, default 100000

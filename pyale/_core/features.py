@@ -128,7 +128,15 @@ def factorize_strings(series: pd.Series) -> tuple[np.ndarray, tuple]:
     where they lie (:func:`pandas.factorize`), never copied into a
     fixed-width array, so memory does not grow with the longest string.
     """
-    codes, uniques = pd.factorize(series, sort=False, use_na_sentinel=True)
+    if series.str.contains("\x00", regex=False, na=False).any():
+        # pandas < 3 hashes object strings as C strings, so "a" and "a\x00" would merge.
+        position: dict = {}
+        values = series.to_numpy(dtype=object, na_value=None)
+        codes = np.array([-1 if v is None else position.setdefault(v, len(position)) for v in values],
+                         dtype=np.int64)
+        uniques = list(position)
+    else:
+        codes, uniques = pd.factorize(series, sort=False, use_na_sentinel=True)
     uniques = [str(v) for v in uniques]
     order = sorted(range(len(uniques)), key=uniques.__getitem__)
     rank = np.empty(len(uniques) + 1, dtype=np.int64)

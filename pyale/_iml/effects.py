@@ -63,6 +63,10 @@ class FeatureEffect:
         ALE: number of quantile intervals; PDP/ICE: number of equally spaced
         grid points (iml's ``grid.size``).  NumPy integers and whole floats
         are accepted; fractions are refused (iml rounds ``length.out`` up).
+        ALE accepts any size (beyond the data every distinct value is an
+        edge, as in iml); a pair's grid may have at most ``max(rows, 2**22)``
+        cells and a PDP/ICE grid at most ``max(4096, 2**24 // rows)`` points
+        (see ``docs/deviations.md``).
     grid_points : sequence, or pair of sequences, optional
         User grid (iml's ``grid.points``); ALE intervals need not cover the
         data: rows outside are left out with a warning.
