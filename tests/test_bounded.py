@@ -184,26 +184,26 @@ def test_grid_size_not_a_number(value, error, message):
 
 @pytest.mark.parametrize(("features", "grid", "error", "message"), [
     ("x1", ["a", "b"], TypeError, "The 'grid' parameter of ale must hold numbers for column 'x1'. Got ['a', 'b'] instead."),
-    ("x1", [[-9.0, 0.0], [1.0, 9.0]], ValueError,
-     "The 'grid' parameter of ale must be one sequence of edges for column 'x1' (a pair of sequences for a pair). "
-     "Got an array of shape (2, 2)."),
+    ("x1", [[-9.0, 0.0], [1.0, 9.0]], TypeError,
+     "The 'grid' parameter of ale must hold numbers for column 'x1'. Got [[-9.0, 0.0], [1.0, 9.0]] instead."),
     ("x1", [-9.0, np.nan, 9.0], ValueError, "The 'grid' parameter of ale must hold at least two distinct finite values"),
     ("x1", [-np.inf, 9.0], ValueError, "The 'grid' parameter of ale must hold at least two distinct finite values"),
     (("x1", "x2"), [-9.0, 0.0, 9.0], ValueError,
-     "The 'grid' parameter of ale must be a pair of sequences of edges for the pair ('x1', 'x2'). Got [-9.0, 0.0, 9.0] instead."),
+     "The 'grid' parameter of ale must be a pair of sequences (or None) for the pair ('x1', 'x2'), one per feature. "
+     "Got [-9.0, 0.0, 9.0] instead."),
 ])
 def test_user_grids_are_checked(features, grid, error, message):
     with pytest.raises(error, match=re.escape(message)):
         pyale.ale(lambda d: _model(None, d), _SMALL, features, grid=grid)
 
 
-@pytest.mark.parametrize(("points", "message"), [
-    ([0.0, np.nan, 1.0], "must hold at least two finite values for feature 'x1'"),
-    ([0.0, np.inf], "must hold at least two finite values for feature 'x1'"),
-    ([[0.0, 1.0], [2.0, 3.0]], "must hold one sequence of numbers for feature 'x1'. Got an array of shape (2, 2)."),
+@pytest.mark.parametrize(("points", "error", "message"), [
+    ([0.0, np.nan, 1.0], ValueError, "must hold at least two finite values for feature 'x1'"),
+    ([0.0, np.inf], ValueError, "must hold at least two finite values for feature 'x1'"),
+    ([[0.0, 1.0], [2.0, 3.0]], TypeError, "must hold numbers for feature 'x1'. Got [[0.0, 1.0], [2.0, 3.0]] instead."),
 ])
-def test_feature_effect_grid_points_are_checked(points, message):
-    with pytest.raises(ValueError, match=re.escape(f"The 'grid_points' parameter of FeatureEffect {message}")):
+def test_feature_effect_grid_points_are_checked(points, error, message):
+    with pytest.raises(error, match=re.escape(f"The 'grid_points' parameter of FeatureEffect {message}")):
         pyale.FeatureEffect(pyale.Predictor(predict_function=lambda newdata: _model(None, newdata), data=_SMALL),
                             "x1", grid_points=points)
 

@@ -147,3 +147,18 @@ def test_equivalent_intervals_gives_r_the_same_edges():
     assert equivalent_intervals(50, 40, "iml") == 40
     assert np.array_equal(aleplot_edges(x, 10 ** 9), _uncapped("aleplot", x, 100))
     assert np.array_equal(iml_edges(x, 10 ** 9), _uncapped("iml", x, 100))
+
+
+def test_ale_package_bins_are_capped_the_same_way():
+    """ale 0.5.0's numeric bins use ALEPlot's probabilities with K = max_num_bins - 1."""
+    from pyale._alepkg.types import numeric_bins
+
+    rng = np.random.default_rng(6)
+    for x in (rng.normal(size=57), rng.integers(0, 6, 80).astype(float)):
+        n = x.shape[0]
+        reference = numeric_bins(x, n + 2)  # K = n + 1, built from the full probability vector below
+        assert np.array_equal(reference.ceilings, _uncapped("aleplot", x, n + 1))
+        for B in (n + 3, 2 * n + 1, 10 ** 12):
+            got = numeric_bins(x, B)
+            for field in ("ceilings", "bin_of_row", "counts", "interval_counts"):
+                assert np.array_equal(getattr(got, field), getattr(reference, field)), (B, field)

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
+from .._core.grid import every_value_is_an_edge
 from .._rbase import bin_right_closed, quantile_type1, r_seq
 
 __all__ = ["ale_var_type", "binary_levels", "NumericBins", "numeric_bins"]
@@ -139,9 +140,12 @@ def numeric_bins(x: np.ndarray, max_num_bins: int) -> NumericBins:
     """
     x = np.asarray(x, dtype=float)
     k = int(max_num_bins) - 1
-    probs = r_seq(1.0 / k, 1.0, k)
-    edges = np.concatenate(([x.min()], quantile_type1(x, probs)))
-    ceilings = edges[np.concatenate(([True], np.diff(edges) != 0))]  # unique() of a sorted vector
+    if every_value_is_an_edge(x.shape[0], k, "aleplot"):  # ALEPlot's probabilities: nothing of size k
+        ceilings = np.unique(x)
+    else:
+        probs = r_seq(1.0 / k, 1.0, k)
+        edges = np.concatenate(([x.min()], quantile_type1(x, probs)))
+        ceilings = edges[np.concatenate(([True], np.diff(edges) != 0))]  # unique() of a sorted vector
     m = ceilings.shape[0]
     if m == 1:
         bin_of_row = np.zeros(x.shape[0], dtype=np.int64)
