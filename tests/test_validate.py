@@ -450,3 +450,20 @@ def test_typed_class_labels_validate_against_r(r_packages, tmp_path, kind, text,
     expected = pyale.ale(model, data, "a", n_intervals=5, response=positive_class)
     np.testing.assert_allclose(table["pyale"].to_numpy(float), expected.effects[:, 0], rtol=1e-12, atol=1e-15)
     assert np.ptp(table["r"]) > 0.05  # the probability of that class moves with 'a'
+
+
+@pytest.mark.r
+def test_huge_intervals_reach_r_as_an_equivalent_k(r_packages, tmp_path):
+    """--intervals 1000000000 would make R allocate 8 GB; R gets 2n, which gives it the same edges."""
+    R = r_packages
+    data, model = tmp_path / "airquality.csv", tmp_path / "lm.rds"
+    R(f"""
+      d <- na.omit(datasets::airquality); rownames(d) <- NULL
+      write.csv(d, "{data}", row.names = FALSE)
+      saveRDS(lm(Ozone ~ Solar.R + Wind * Temp, data = d), "{model}")
+    """)
+    out = tmp_path / "report"
+    code, stdout, stderr = run_main(["validate", "--data", data, "--model", model, "--features", "Temp",
+                                     "--drop", "Ozone", "Day", "Month", "--intervals", "1000000000", "--out", out])
+    assert code == 0, stderr
+    assert "2 of 2 effects match R" in stdout

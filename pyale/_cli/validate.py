@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .._core.grid import equivalent_intervals
 from .._results import tidy_frame
 from .files import feature_label
 from .inputs import exact_csv_options
@@ -140,9 +141,11 @@ def compare_aleplot(side: RSide, predict, feature, K: int) -> Comparison:
 
     names = list(feature) if isinstance(feature, tuple) else [feature]
     J = [list(side.X.columns).index(n) + 1 for n in names]
-    r = side.aleplot(J, K)
+    # pyale first: a grid it refuses (too many cells) is refused before R spends its time
     py = pyale.ALEPlot(side.X, None, lambda _, newdata: predict(newdata),
                        tuple(names) if len(names) == 2 else names[0], K=K, plot=False)
+    # R allocates K; beyond the data a K <= 2n gives R the same edges (pyale._core.grid)
+    r = side.aleplot(J, equivalent_intervals(side.X.shape[0], K, "aleplot"))
     problems: list[str] = []
     py_K = list(py.K) if isinstance(py.K, tuple) else [py.K]
     if r["K"] is not None and r["K"] != py_K:
@@ -194,7 +197,7 @@ def compare_iml(side: RSide, predict, feature, grid_size: int) -> Comparison:
     effect = pyale.FeatureEffect(pyale.Predictor(predict_function=predict, data=side.X),
                                  names if len(names) == 2 else [names[0]], method="ale", grid_size=grid_size)
     py_frame = effect.results.reset_index(drop=True)
-    r_frame, code = side.iml(names, grid_size)
+    r_frame, code = side.iml(names, equivalent_intervals(side.X.shape[0], grid_size, "iml"))
     problems: list[str] = []
     if list(r_frame.columns) != list(py_frame.columns):
         problems.append(f"columns differ: R {list(r_frame.columns)}, pyale {list(py_frame.columns)}")
