@@ -143,5 +143,6 @@ html_theme_options = {
     "footer_end": ["sphinx-version"],
 }
 html_sidebars = {"index": [], "getting-started": []}
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["pyale.css"]
 html_show_sourcelink = False

@@ -12,7 +12,7 @@ file needs.  The command that made the report committed under
 
 It needs R with ALEPlot and iml, and rpy2.  This example reads that report
 (it does not rerun R) and explains each part; the complete report is on
-:doc:`/validation-example/report/report`.
+:doc:`the example report </validation-example/report/report>`.
 """
 
 # %%

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from collections import Counter, OrderedDict
 from pathlib import Path
 
@@ -135,6 +136,27 @@ def _meta(data: dict) -> dict:
     return data.get("meta") or data.get("metadata") or {}
 
 
+def _r_function(data: dict, case: dict) -> str:
+    """The R function a fixture records: named in its metadata, or the last ``pkg::Fun(`` its R code calls."""
+    call = data.get("call")
+    for candidate in (case.get("function"), case.get("call"), call,
+                      call.get("function") if isinstance(call, dict) else None):
+        if isinstance(candidate, str) and candidate:
+            return candidate.split("(")[0].strip()
+    code = data.get("r_code") or (call.get("r_code") if isinstance(call, dict) else "") or ""
+    found = re.findall(r"\b\w+::(\w+)\(", code) if isinstance(code, str) else []
+    return found[-1] if found else ""
+
+
+def _library(meta: dict) -> str:
+    """Which build of the R package made the file, when the generator records it."""
+    if "r_library" not in meta:
+        return ""
+    fixed = meta.get("r_library_has_bootstrap_fix")
+    note = "" if fixed is None else (" with the bootstrap fix" if fixed else " as released")
+    return f"{meta['r_library']}{note}"
+
+
 def fixture_record(path: Path) -> dict:
     """What a fixture file says about itself, whichever generator wrote it."""
     data = json.loads(path.read_text())
@@ -149,10 +171,8 @@ def fixture_record(path: Path) -> dict:
     rtol = meta.get("rtol", tolerance.get("rtol"))
     atol_scale = meta.get("atol_scale", tolerance.get("atol_scale"))
     case = meta.get("case") or (meta.get("arguments") if isinstance(meta.get("arguments"), dict) else {}) or {}
-    cases = meta.get("count") or (len(data["cases"]) if isinstance(data.get("cases"), list) else 1)
-    function = case.get("function") or case.get("call") or data.get("call") or ""
-    if not isinstance(function, str):
-        function = ""
+    cases = len(data["cases"]) if isinstance(data.get("cases"), list) else 1
+    function = _r_function(data, case)
     description = meta.get("description") or data.get("note") or case.get("note") or ""
     seed = meta.get("seed")
     if seed is None:
@@ -167,11 +187,11 @@ def fixture_record(path: Path) -> dict:
         "atol_scale": atol_scale,
         "tolerance_reason": meta.get("tolerance_reason", ""),
         "cases": int(cases),
-        "function": function.split("(")[0].strip(),
+        "function": function,
         "description": description,
         "seed": seed,
         "created": meta.get("created") or meta.get("generated") or "",
-        "library": meta.get("r_library_reason", ""),
+        "library": _library(meta),
     }
 
 
@@ -220,23 +240,32 @@ class FixtureSets(Directive):
         for name, members in sets.items():
             functions = Counter(r["function"] for r in members if r["function"])
             what.append([
-                f"`reference/{name}/`",
-                _join(sorted({f"`{r['generator']}`" for r in members})),
+                f"`{name}/`",
+                _join(sorted({f"`{Path(r['generator']).name}`" for r in members})),
                 str(len(members)),
                 str(sum(r["cases"] for r in members)),
                 _join(f"{f} ({n})" for f, n in functions.most_common()) or "-",
             ])
             versions.append([
-                f"`reference/{name}/`",
-                _join(sorted({r["r_version"] for r in members})),
+                f"`{name}/`",
                 _packages(members),
                 _tolerance(members),
                 _join(sorted({r["created"] for r in members})),
             ])
+        r_versions = sorted({r["r_version"] for r in records})
         out: list[nodes.Node] = [
-            table(["set", "generator", "files", "cases", "R functions (files)"], what, widths=[3, 4, 1, 1, 4]),
-            table(["set", "R", "R packages", "tolerance", "generated"], versions, widths=[3, 4, 4, 2, 2]),
+            table(["set (under reference/)", "generator (in scripts/)", "files", "cases", "R functions (files)"],
+                  what, widths=[2, 4, 1, 1, 4]),
         ]
+        if len(r_versions) == 1:
+            line = nodes.paragraph()
+            line.extend(_inline(f"Every fixture was made with {r_versions[0]}, and these R packages:"))
+            out.append(line)
+            out.append(table(["set", "R packages", "tolerance", "generated"], versions, widths=[2, 6, 2, 2]))
+        else:
+            with_r = [row[:1] + [_join(sorted({r["r_version"] for r in sets[row[0].strip("`/")]}))] + row[1:]
+                      for row in versions]
+            out.append(table(["set", "R", "R packages", "tolerance", "generated"], with_r, widths=[2, 3, 5, 2, 2]))
         total = sum(r["cases"] for r in records)
         summary = nodes.paragraph()
         summary.extend(_inline(f"{len(records)} fixture files, {total} cases in all."))
@@ -247,20 +276,19 @@ class FixtureSets(Directive):
                              [[reason, str(n)] for reason, n in reasons.most_common()], widths=[8, 1]))
         if "detail" in self.options:
             for name, members in sets.items():
-                section = nodes.rubric(text=f"reference/{name}/")
-                out.append(section)
+                library = any(m["library"] for m in members)
                 detail_rows = [[
                     f"`{Path(r['file']).name}`",
                     r["function"] or "-",
                     r["description"] or "-",
                     "-" if r["seed"] is None else str(r["seed"]),
                     "-" if r["rtol"] is None else f"{r['rtol']:g}",
-                ] + ([r["library"] or "-"] if any(m["library"] for m in members) else [])
-                    for r in members]
-                header = ["file", "R function", "what it covers", "seed", "rtol"]
-                if any(m["library"] for m in members):
-                    header.append("R library")
-                out.append(table(header, detail_rows, widths=[3, 2, 6, 1, 1] + [3] * (len(header) - 5)))
+                ] + ([r["library"] or "-"] if library else []) for r in members]
+                header = ["file", "R function", "what it covers", "seed", "rtol"] + (["R package build"] if library else [])
+                summary = f"reference/{name}/: {len(members)} file{'s' if len(members) != 1 else ''}"
+                out.append(nodes.raw("", f"<details class='pyale-fixtures'><summary>{summary}</summary>", format="html"))
+                out.append(table(header, detail_rows, widths=[3, 2, 6, 1, 1] + ([2] if library else [])))
+                out.append(nodes.raw("", "</details>", format="html"))
         return out
 
 
@@ -346,7 +374,8 @@ def _toctree_entries(text: str) -> set[str]:
 
 def unlisted_pages() -> list[str]:
     """Top-level pages of docs/ that no toctree lists (index excepted)."""
-    pages = {p.stem for p in DOCS.glob("*.md")} | {p.stem for p in DOCS.glob("*.rst")}
+    pages = {p.stem for p in list(DOCS.glob("*.md")) + list(DOCS.glob("*.rst"))
+             if ":orphan:" not in p.read_text()[:200] and "orphan: true" not in p.read_text()[:200]}
     listed: set[str] = set()
     for path in list(DOCS.glob("*.md")) + list(DOCS.glob("*.rst")):
         listed |= _toctree_entries(path.read_text())
