@@ -41,7 +41,7 @@ try:
     import pyale.r
 except ImportError as exc:
     r_model = None
-    print(f"R is not available here ({exc}).")
+    print("R is not available here:", exc)
     print("Showing the numbers R computed when docs/validation-example/ was made.")
 else:
     r_model = pyale.r.RModel(EXAMPLE / "inputs" / "ozone_lm.rds")

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import doctest
+import importlib
 import re
 import sys
 from pathlib import Path
@@ -22,9 +23,17 @@ import pyale
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-sys.path.insert(0, str(DOCS / "_ext"))
 
-import pyale_docs  # noqa: E402
+
+@pytest.fixture(scope="module")
+def pyale_docs():
+    """The site's table generators (docs/_ext/pyale_docs.py; needs docutils, from the docs extra)."""
+    pytest.importorskip("docutils", reason="the docs extra is not installed")
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        return importlib.import_module("pyale_docs")
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
 
 BUILD_COMMAND = "python -m sphinx -W --keep-going -n -b html docs docs/_build/html"
 
@@ -87,7 +96,7 @@ def test_readme_documents_the_build_command_that_ci_runs():
     assert re.search(r"^docs = \[", (ROOT / "pyproject.toml").read_text(), flags=re.M)
 
 
-def test_conventions_table_comes_from_the_registry():
+def test_conventions_table_comes_from_the_registry(pyale_docs):
     from pyale._core.conventions import CONVENTIONS
 
     header, rows = pyale_docs.conventions_rows()
@@ -101,7 +110,7 @@ def test_conventions_table_comes_from_the_registry():
             assert row[column] == text
 
 
-def test_fixture_record_reads_every_fixture_file():
+def test_fixture_record_reads_every_fixture_file(pyale_docs):
     records = pyale_docs.fixture_records()
     files = sorted((ROOT / "reference").rglob("*.json"))
     assert len(records) == len(files) > 100
@@ -115,13 +124,13 @@ def test_fixture_record_reads_every_fixture_file():
     assert sum(r["cases"] for r in sets["rbase"]) > 1
 
 
-def test_live_tests_are_found():
+def test_live_tests_are_found(pyale_docs):
     found = {path: tests for path, _, tests in pyale_docs.live_tests()}
     assert "tests/test_aleplot_live.py" in found and "tests/test_iml_live.py" in found
     assert all(tests for tests in found.values())
 
 
-def test_unlisted_pages_hook_reads_toctrees():
+def test_unlisted_pages_hook_reads_toctrees(pyale_docs):
     text = "```{toctree}\n:maxdepth: 1\n\nmethod\ngallery/index\n```\n\n.. toctree::\n   :hidden:\n\n   api\n"
     assert pyale_docs._toctree_entries(text) == {"method", "gallery/index", "api"}
 
@@ -146,3 +155,55 @@ def test_gallery_examples_download_nothing():
         assert code.startswith('"""\n'), f"{path.name}: a gallery example starts with its title docstring"
         for word in ("fetch_", "urlopen", "requests.", "http://", "https://"):
             assert word not in code, f"{path.name} mentions {word!r}: the gallery must not download"
+
+
+# ------------------------------------------------------------------ numpydoc
+
+# What every public docstring must satisfy (numpydoc.validate codes).  The
+# Sphinx build checks the same codes but EX01 (see docs/conf.py).
+_CHECKS = {"GL06", "GL07", "GL08", "PR01", "PR02", "PR03", "PR10", "RT02", "SS01"}
+# Result containers built by pyale: their fields are documented once, as
+# Attributes, so PR01 (constructor parameters) would ask for them twice.
+_RESULTS = {"ALEResult", "ALEResults", "ALEPlotResult", "PDPlotResult"}
+
+
+def _public_members(cls) -> list[str]:
+    names = []
+    for klass in cls.__mro__:
+        if not klass.__module__.startswith("pyale"):
+            continue
+        names += [n for n in vars(klass) if not n.startswith("_") and n not in names]
+    return names
+
+
+def _errors(path: str, checks: set[str]) -> list[str]:
+    from numpydoc.validate import validate
+
+    return [f"{path}: {code} {message}" for code, message in validate(path)["errors"] if code in checks]
+
+
+def _public_objects():
+    pytest.importorskip("numpydoc")
+    out = [("pyale", name) for name in pyale.__all__ if name != "__version__"]
+    try:
+        r_module = importlib.import_module("pyale.r")
+    except ImportError:
+        pass  # without R: pyale.r is checked where R is (CI installs it)
+    else:
+        out += [("pyale.r", name) for name in r_module.__all__]
+    return out
+
+
+def test_every_public_docstring_is_numpydoc_valid_with_a_checked_example():
+    problems = []
+    for module, name in _public_objects():
+        obj = getattr(sys.modules[module], name)
+        checks = _CHECKS | {"EX01"}
+        if name in _RESULTS:
+            checks = checks - {"PR01"}
+        problems += _errors(f"{module}.{name}", checks)
+        if isinstance(obj, type):
+            for member in _public_members(obj):
+                if callable(getattr(obj, member)) or isinstance(getattr(obj, member), property):
+                    problems += _errors(f"{module}.{name}.{member}", _CHECKS)
+    assert not problems, "\n".join(problems)
