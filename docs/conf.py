@@ -127,6 +127,9 @@ sphinx_gallery_conf = {
     "doc_module": ("pyale",),
     "backreferences_dir": "generated/backreferences",
     "min_reported_time": 1,
+    # matplotlib's defaults before each example, and no pyale.r left over from
+    # documenting it against a mock of rpy2 (see pyale_docs.reset_r_bridge).
+    "reset_modules": ("matplotlib", "pyale_docs.reset_r_bridge"),
 }
 os.environ.setdefault("MPLBACKEND", "Agg")
 warnings.filterwarnings("ignore", message="Matplotlib is currently using agg", category=UserWarning)

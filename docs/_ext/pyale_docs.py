@@ -390,6 +390,27 @@ def _list_unlisted(app, docname, source):
     source[0] = source[0].replace(UNLISTED_MARKER, block)
 
 
+# ------------------------------------------------------------------ gallery
+
+
+def reset_r_bridge(gallery_conf, fname):
+    """sphinx-gallery ``reset_modules`` hook: forget a ``pyale.r`` imported against a mock.
+
+    Without rpy2, the API pages document ``pyale.r`` from autodoc's mock of
+    rpy2 (``autodoc_mock_imports`` in conf.py), and that module object stays
+    in ``sys.modules``.  An example must then see what a user without R sees,
+    an ImportError, not the mocked module.
+    """
+    import importlib.util
+    import sys
+
+    if "pyale.r" in sys.modules and importlib.util.find_spec("rpy2") is None:
+        del sys.modules["pyale.r"]
+        package = sys.modules.get("pyale")
+        if package is not None and hasattr(package, "r"):
+            delattr(package, "r")
+
+
 def setup(app):
     app.connect("source-read", _list_unlisted)
     app.add_directive("pyale-conventions", ConventionsTable)
