@@ -378,10 +378,6 @@ def ale(
     feature_names : sequence, optional
         Column names of a NumPy ``X`` (``x0``, ``x1``, ... by default).
 
-    ``n_intervals`` and ``max_rows_per_call`` accept Python or NumPy
-    integers and whole-number floats (``40.0``); anything else is a
-    ``TypeError``.
-
     Returns
     -------
     ALEResult or ALEResults
@@ -393,6 +389,10 @@ def ale(
     of its ``feature_names_in_`` columns (extra columns of X are dropped);
     one fitted on a NumPy array is handed a NumPy array; statsmodels and R
     models get pandas; any other model or callable gets the type of X.
+
+    ``n_intervals`` and ``max_rows_per_call`` accept Python or NumPy
+    integers and whole-number floats (``40.0``); anything else is a
+    ``TypeError``.
 
     References
     ----------

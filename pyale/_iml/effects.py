@@ -336,19 +336,16 @@ class FeatureEffect:
         Parameters
         ----------
         ax : matplotlib Axes or array of Axes, optional
-            Where to draw (one Axes per output of a classifier); a new
-            figure by default.
-        rug : bool, default True
-            Mark the feature's data values on the x axis.
-        show_data : bool, default False
-            Also draw the data points (iml's ``show.data``).
+            Where to draw (one per output); a new figure by default.
+        rug, show_data : bool, default True, False
+            Mark the data values on the x axis; draw the data (iml's ``show.data``).
         ylim : tuple, optional
             Limits of the y axis.
 
         Returns
         -------
         FeatureEffectDisplay
-            The display, with ``figure_``, ``axes_`` and the drawn ``artists_``.
+            With ``figure_``, ``axes_`` and the drawn ``artists_``.
         """
         from .._plot.iml import FeatureEffectDisplay
 
@@ -379,7 +376,6 @@ class FeatureEffect:
         Parameters
         ----------
         other : object
-            The object to compare with.
         rtol, atol : float, default 0.0
             Relative and absolute tolerance for floating columns.
 
@@ -486,15 +482,14 @@ class FeatureEffects:
         ncols, nrows : int, optional
             Grid of panels (iml's ``ncols``, ``nrows``).
         fixed_y : bool, default True
-            One y range for all panels (iml's ``fixed_y``).
+            One y range for all panels.
         **kwargs
-            Passed to :meth:`FeatureEffect.plot` for each panel (``rug``,
-            ``show_data``).
+            Passed to :meth:`FeatureEffect.plot` (``rug``, ``show_data``).
 
         Returns
         -------
         FeatureEffectsDisplay
-            The display, with ``figure_`` and per-feature ``axes_``.
+            With ``figure_`` and per-feature ``axes_``.
         """
         ncols = None if ncols is None else check_int(ncols, param="ncols", caller="FeatureEffects.plot", minimum=1)
         nrows = None if nrows is None else check_int(nrows, param="nrows", caller="FeatureEffects.plot", minimum=1)
@@ -525,7 +520,6 @@ class FeatureEffects:
         Parameters
         ----------
         other : object
-            The object to compare with.
         rtol, atol : float, default 0.0
             Relative and absolute tolerance for floating columns.
 
