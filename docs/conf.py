@@ -9,6 +9,18 @@ machine reaches no documentation site), so references to other projects'
 types are plain text, and the few that docstrings spell as roles are listed
 in ``nitpick_ignore`` below.  Pages generated at build time (API stubs,
 gallery) go to ``docs/generated/`` and ``docs/gallery/`` (git-ignored).
+
+Adding to the site:
+
+- a public name: list it in a section of ``docs/api.rst`` (tests/test_docs.py
+  fails while a name of ``pyale.__all__`` is missing there); its docstring
+  needs numpydoc sections and an Examples section that doctest checks;
+- a gallery example: a script ``examples/plot_*.py`` starting with a
+  docstring title (small data, nothing downloaded; it runs at every build);
+- a page: a Markdown file in ``docs/`` listed in a toctree (``guides.md`` or
+  ``validation.md``); until it is, it appears under "More" in the user guide;
+- a convention or a fixture set: nothing to do, the tables read
+  ``pyale._core.conventions`` and ``reference/`` when the site is built.
 """
 
 from __future__ import annotations
