@@ -65,6 +65,19 @@ class ALEResult:
     Notes
     -----
     ``a == b`` is identity; :meth:`equals` compares the values.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, pyale
+    >>> X = pd.DataFrame({"x": np.arange(8.0), "g": list("abababab")})
+    >>> res = pyale.ale(lambda d: d["x"] * (d["g"] == "b"), X, "x", n_intervals=2)
+    >>> res.kind, res.outputs, res.counts.tolist()
+    ('numeric', ('yhat',), [4, 4])
+    >>> print(res.to_frame())
+         x output    ale
+    0  0.0   yhat -1.625
+    1  3.0   yhat -0.125
+    2  7.0   yhat  1.875
     """
 
     features: tuple
@@ -125,14 +138,37 @@ class ALEResult:
 
         Every field is compared, arrays element by element; the default is
         exact equality.  ``==`` is identity and never compares arrays.
+
+        Parameters
+        ----------
+        other : object
+            The object to compare with.
+        rtol, atol : float, default 0.0
+            Relative and absolute tolerance for floats.
+
+        Returns
+        -------
+        bool
         """
         return _present.same_values(self, other, rtol=rtol, atol=atol)
 
     def plot(self, ax=None, *, output=None, **kwargs):
         """Draw the effect: a curve per output, bars, or one surface per output for a pair.
 
-        Returns an :class:`~pyale.ALEDisplay`; keywords are those of
-        :meth:`pyale.ALEDisplay.plot` (``label``, ``color``, ``line_kw``, ...).
+        Parameters
+        ----------
+        ax : matplotlib Axes or array of Axes, optional
+            Where to draw (see :meth:`pyale.ALEDisplay.plot`); a new figure
+            by default.
+        output : label or list, optional
+            The model output(s) to draw (all by default).
+        **kwargs
+            Keywords of :meth:`pyale.ALEDisplay.plot` (``label``, ``color``,
+            ``line_kw``, ...).
+
+        Returns
+        -------
+        ALEDisplay
         """
         from ._plot.display import ALEDisplay
 
@@ -359,10 +395,6 @@ def ale(
     feature_names : sequence, optional
         Column names of a NumPy ``X`` (``x0``, ``x1``, ... by default).
 
-    ``n_intervals`` and ``max_rows_per_call`` accept Python or NumPy
-    integers and whole-number floats (``40.0``); anything else is a
-    ``TypeError``.
-
     Returns
     -------
     ALEResult or ALEResults
@@ -374,6 +406,17 @@ def ale(
     of its ``feature_names_in_`` columns (extra columns of X are dropped);
     one fitted on a NumPy array is handed a NumPy array; statsmodels and R
     models get pandas; any other model or callable gets the type of X.
+
+    ``n_intervals`` and ``max_rows_per_call`` accept Python or NumPy
+    integers and whole-number floats (``40.0``); anything else is a
+    ``TypeError``.
+
+    References
+    ----------
+    Apley, D. W. and Zhu, J. (2020). Visualizing the effects of predictor
+    variables in black box supervised learning models. *Journal of the Royal
+    Statistical Society: Series B* 82(4), 1059-1086.  R packages ALEPlot 1.1
+    (``ALEPlot``) and iml 0.11.4 (``FeatureEffect``).
 
     Examples
     --------

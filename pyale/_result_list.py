@@ -12,20 +12,50 @@ class ALEResults(list):
 
     It is a plain ``list`` (index it, iterate it, ``len`` it) that can also
     draw itself: :meth:`plot` is :meth:`pyale.ALEDisplay.from_results`.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, pyale
+    >>> X = pd.DataFrame({"x": np.arange(8.0), "g": list("abababab")})
+    >>> results = pyale.ale(lambda d: d["x"] * (d["g"] == "b"), X, ["x", "g"], n_intervals=2)
+    >>> type(results).__name__, [r.kind for r in results]
+    ('ALEResults', ['numeric', 'categorical'])
     """
 
     def plot(self, ax=None, **kwargs):
-        """Draw every effect in one figure; returns an :class:`~pyale.ALEDisplay`.
+        """Draw every effect in one figure.
 
-        Keywords are those of :meth:`pyale.ALEDisplay.plot` (``n_cols``,
-        ``sharey``, ``line_kw``, ``color``, ...) and ``X=`` for rug ticks.
+        Parameters
+        ----------
+        ax : matplotlib Axes or array of Axes, optional
+            Where to draw (see :meth:`pyale.ALEDisplay.plot`); a new figure
+            by default.
+        **kwargs
+            Keywords of :meth:`pyale.ALEDisplay.plot` (``n_cols``,
+            ``sharey``, ``line_kw``, ``color``, ...) and ``X=`` for rug ticks.
+
+        Returns
+        -------
+        ALEDisplay
         """
         from ._plot.display import ALEDisplay
 
         return ALEDisplay.from_results(list(self), ax=ax, **kwargs)
 
     def equals(self, other: object, *, rtol: float = 0.0, atol: float = 0.0) -> bool:
-        """Whether ``other`` holds equal results in the same order (see :meth:`ALEResult.equals`)."""
+        """Whether ``other`` holds equal results in the same order (see :meth:`ALEResult.equals`).
+
+        Parameters
+        ----------
+        other : object
+            The object to compare with.
+        rtol, atol : float, default 0.0
+            Relative and absolute tolerance for floats.
+
+        Returns
+        -------
+        bool
+        """
         return (
             isinstance(other, list) and len(other) == len(self)
             and all(a.equals(b, rtol=rtol, atol=atol) for a, b in zip(self, other))

@@ -115,7 +115,7 @@ class _EffectResult:
         (ALEPlot) or ``pd`` (PDPlot).  The value column keeps its name
         whatever the features are called: a feature whose label is that name
         is written ``feature_ale`` (``feature_pd``), see
-        :func:`feature_columns`.  Labels that are not strings (ints, tuples)
+        ``feature_columns``.  Labels that are not strings (ints, tuples)
         are kept as they are.
         """
         value = "ale" if isinstance(self, ALEPlotResult) else "pd"
@@ -142,11 +142,35 @@ class _EffectResult:
 
         Every field but ``display`` is compared, arrays element by element,
         floats within ``rtol``/``atol`` (exactly by default).
+
+        Parameters
+        ----------
+        other : object
+            The object to compare with.
+        rtol, atol : float, default 0.0
+            Relative and absolute tolerance for floats.
+
+        Returns
+        -------
+        bool
         """
         return _present.same_values(self, other, rtol=rtol, atol=atol)
 
     def plot(self, ax=None, **kwargs):
-        """Draw the effect as ALEPlot does (R's labels); returns a display object."""
+        """Draw the effect as ALEPlot does (R's labels).
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+            Where to draw; a new figure by default.
+        **kwargs
+            Passed to the display's ``plot`` (e.g. ``NA_plot``).
+
+        Returns
+        -------
+        RPlotDisplay
+            The display, with ``figure_`` and ``ax_``.
+        """
         from ._plot.aleplot import RPlotDisplay
 
         return RPlotDisplay(self).plot(ax=ax, **kwargs)
@@ -160,6 +184,51 @@ class ALEPlotResult(_EffectResult):
     actually used, a pair ``(K1, K2)`` for two features; ``x_values`` holds
     the ``K + 1`` interval edges of a numeric feature.  See the base fields
     for the rest.
+
+    Attributes
+    ----------
+    K : int or tuple of int
+        R's ``K``: intervals (numeric) or levels (categorical) after R's
+        ``unique``; ``(K1, K2)`` for two features.
+    x_values : numpy.ndarray or list or tuple
+        Numeric: the ``K + 1`` interval edges.  Categorical: level labels in
+        the order used.  Two features: a pair of those.
+    f_values : numpy.ndarray
+        The centred effect at each grid value (2-D for two features, rows
+        following the first feature).
+    feature : object or tuple
+        The column label(s).
+    kind : str
+        ``"numeric"``, ``"categorical"``, ``"numeric x numeric"`` or
+        ``"categorical x numeric"``.
+    counts : numpy.ndarray
+        Rows per interval or level (per cell for two features) used for
+        centring.
+    column_number : int or tuple of int
+        R's 1-based column number(s), used in the axis labels so that the
+        pictures read as R's.
+    empty_cells : numpy.ndarray or None
+        Two features: the cells R paints black with ``NA.plot = FALSE``.
+    display : RPlotDisplay or None
+        The drawn picture when the function was called with ``plot=True``.
+
+    Notes
+    -----
+    ``a == b`` is identity; :meth:`equals` compares the values.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, pyale
+    >>> X = pd.DataFrame({"x": np.arange(10.0), "z": np.ones(10)})
+    >>> res = pyale.ALEPlot(X, None, lambda m, d: 2 * d["x"].to_numpy(), J="x", K=3, plot=False)
+    >>> res.K, res.x_values.tolist(), res.f_values.round(3).tolist(), res.counts.tolist()
+    (3, [0.0, 3.0, 6.0, 9.0], [-8.4, -2.4, 3.6, 9.6], [4, 3, 3])
+    >>> print(res.to_frame())
+         x  ale
+    0  0.0 -8.4
+    1  3.0 -2.4
+    2  6.0  3.6
+    3  9.0  9.6
     """
 
     K: object
@@ -172,4 +241,44 @@ class PDPlotResult(_EffectResult):
     ``x_values`` holds the ``K`` evenly spaced grid values of a numeric
     feature (``seq(min, max, length.out = K)``) or the levels of a
     categorical one in their given order.
+
+    Attributes
+    ----------
+    x_values : numpy.ndarray or list or tuple
+        Numeric: the ``K`` grid values.  Categorical: the levels in their
+        given order.  Two features: a pair of those.
+    f_values : numpy.ndarray
+        The centred effect at each grid value (2-D for two features, rows
+        following the first feature).
+    feature : object or tuple
+        The column label(s).
+    kind : str
+        ``"numeric"``, ``"categorical"``, ``"numeric x numeric"`` or
+        ``"categorical x numeric"``.
+    counts : numpy.ndarray
+        Rows per interval or level (per cell for two features) used for
+        centring.
+    column_number : int or tuple of int
+        R's 1-based column number(s), used in the axis labels so that the
+        pictures read as R's.
+    empty_cells : numpy.ndarray or None
+        Two features: the cells R paints black with ``NA.plot = FALSE``.
+    display : RPlotDisplay or None
+        The drawn picture when the function was called with ``plot=True``.
+
+    Notes
+    -----
+    ``a == b`` is identity; :meth:`equals` compares the values.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, pyale
+    >>> X = pd.DataFrame({"x": np.arange(10.0), "z": np.ones(10)})
+    >>> res = pyale.PDPlot(X, None, lambda m, d: 2 * d["x"].to_numpy(), J="x", K=4, plot=False)
+    >>> print(res.to_frame())
+         x    pd
+    0  0.0 -10.8
+    1  3.0  -4.8
+    2  6.0   1.2
+    3  9.0   7.2
     """

@@ -32,7 +32,19 @@ __all__ = ["RModel", "to_r_dataframe", "r_version", "load_predict_packages"]
 
 
 def r_version() -> str:
-    """R's version string, e.g. ``'R version 4.2.2 Patched (2022-11-10 r83330)'``."""
+    """R's version string, e.g. ``'R version 4.2.2 Patched (2022-11-10 r83330)'``.
+
+    Returns
+    -------
+    str
+        R's ``R.version.string`` of the R that rpy2 embeds.
+
+    Examples
+    --------
+    >>> from pyale.r import r_version
+    >>> r_version().startswith("R version")
+    True
+    """
     return str(_ro.r("R.version.string")[0])
 
 
@@ -67,10 +79,22 @@ def to_r_dataframe(frame: pd.DataFrame):
     Parameters
     ----------
     frame : pandas.DataFrame
+        Float, integer, boolean, string and Categorical columns.
 
     Returns
     -------
     rpy2.robjects.DataFrame
+        Doubles, integers, logicals, characters and factors (same levels in
+        the same order; ordered factors stay ordered).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import rpy2.robjects as ro
+    >>> from pyale.r import to_r_dataframe
+    >>> frame = pd.DataFrame({"x": [1.5, 2.0], "n": [1, 2], "g": pd.Categorical(["a", "b"])})
+    >>> list(ro.r["sapply"](to_r_dataframe(frame), "class"))
+    ['numeric', 'integer', 'factor']
     """
     columns = {str(name): _r_column(frame[name]) for name in frame.columns}
     out = _ro.DataFrame(columns)
@@ -87,6 +111,24 @@ def load_predict_packages(fit) -> list[str]:
     (``randomForest``, ``rpart``, ``ranger``, ...) is loaded until one is found.
     Returns the package holding the method found, unless R attaches it at
     start-up (``stats`` for ``lm``/``glm``), so a report can load it too.
+
+    Parameters
+    ----------
+    fit : rpy2 object
+        A fitted R model.
+
+    Returns
+    -------
+    list of str
+        The R package(s) loaded for its ``predict`` method; empty when R
+        attaches it at start-up.
+
+    Examples
+    --------
+    >>> import rpy2.robjects as ro
+    >>> from pyale.r import load_predict_packages
+    >>> load_predict_packages(ro.r("lm(mpg ~ wt, data = mtcars)"))
+    []
     """
     found = _ro.r("""function(fit) {
       for (cls in class(fit)) {
@@ -125,9 +167,15 @@ class RModel:
 
     Examples
     --------
-    >>> import rpy2.robjects as ro                                  # doctest: +SKIP
-    >>> fit = ro.r("lm(mpg ~ wt + hp, data = mtcars)")              # doctest: +SKIP
-    >>> pyale.ale(RModel(fit), mtcars_frame, "wt")                  # doctest: +SKIP
+    >>> import numpy as np, pandas as pd, pyale
+    >>> import rpy2.robjects as ro
+    >>> from pyale.r import RModel
+    >>> model = RModel(ro.r("lm(mpg ~ wt + hp, data = mtcars)"))
+    >>> model
+    RModel(class=['lm'], predict_args={})
+    >>> cars = pd.DataFrame({"wt": np.linspace(2, 5, 20), "hp": np.linspace(60, 300, 20)})
+    >>> pyale.ale(model, cars, "wt", n_intervals=4).effects[:, 0].round(3).tolist()
+    [5.587, 3.138, 0.077, -2.985, -6.046]
     """
 
     def __init__(self, model, **predict_args):
@@ -150,6 +198,16 @@ class RModel:
 
         A matrix answer (e.g. class probabilities) becomes a DataFrame whose
         columns are R's column names.
+
+        Parameters
+        ----------
+        frame : pandas.DataFrame
+            The rows to predict, handed to R by :func:`to_r_dataframe`.
+
+        Returns
+        -------
+        numpy.ndarray or pandas.DataFrame
+            One number per row, or one column per output.
         """
         answer = self._predict(self.model, newdata=to_r_dataframe(frame), **self.predict_args)
         values = np.asarray(answer, dtype=float)

@@ -20,7 +20,23 @@ __all__ = ["PredictionError", "ModelCaller", "predict_variants"]
 
 
 class PredictionError(RuntimeError):
-    """The model failed, or returned something ALE cannot use."""
+    """The model failed, or returned something ALE cannot use.
+
+    Raised instead of a NumPy traceback or a silently wrong number when the
+    model raises, or returns the wrong number of values, non-numbers, NaN or
+    infinite predictions; the message names the function, the row count and
+    what it was predicting.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, pyale
+    >>> X = pd.DataFrame({"x": np.arange(8.0), "z": np.ones(8)})
+    >>> try:
+    ...     pyale.ale(lambda d: np.full(len(d), np.nan), X, "x")
+    ... except pyale.PredictionError as exc:
+    ...     print(exc)  # doctest: +ELLIPSIS
+    model returned ... non-finite prediction(s) (NaN or inf; first at row 0 of ...) for ...
+    """
 
 
 class ModelCaller:

@@ -329,6 +329,11 @@ class FeatureEffect:
         Method, ``center_at`` and the ``grid_size`` first given are kept and
         ``results`` is recomputed; ``grid_points`` belong to the old feature
         and are dropped.
+
+        Parameters
+        ----------
+        feature : str, int, or list of two of them
+            The new feature (name or 0-based position) or pair.
         """
         self.__init__(self.predictor, feature, method=self.method, center_at=self.center_at,
                       grid_size=self._grid_size_given, max_rows_per_call=self.max_rows_per_call)
@@ -338,6 +343,11 @@ class FeatureEffect:
 
         As iml, this does nothing but warn for ALE; ``center_at=None``
         removes the centring.
+
+        Parameters
+        ----------
+        center_at : float or None
+            The feature value at which the curves are 0, or None.
         """
         if self.method == "ale":
             warnings.warn("Centering only works for PDPs and ICE, not for ALE (iml: the same warning).",
@@ -348,7 +358,22 @@ class FeatureEffect:
                       max_rows_per_call=self.max_rows_per_call)
 
     def plot(self, ax=None, *, rug: bool = True, show_data: bool = False, ylim=None):
-        """Draw the effect as iml's ``plot()``; returns a display object (matplotlib)."""
+        """Draw the effect as iml's ``plot()``.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes or array of Axes, optional
+            Where to draw (one per output); a new figure by default.
+        rug, show_data : bool, default True, False
+            Mark the data values on the x axis; draw the data (iml's ``show.data``).
+        ylim : tuple, optional
+            Limits of the y axis.
+
+        Returns
+        -------
+        FeatureEffectDisplay
+            With ``figure_``, ``axes_`` and the drawn ``artists_``.
+        """
         from .._plot.iml import FeatureEffectDisplay
 
         return FeatureEffectDisplay(self).plot(ax=ax, rug=rug, show_data=show_data, ylim=ylim)
@@ -374,6 +399,16 @@ class FeatureEffect:
 
         Floating columns compare within ``rtol``/``atol`` (exactly by
         default), all other columns exactly.  ``==`` is identity.
+
+        Parameters
+        ----------
+        other : object
+        rtol, atol : float, default 0.0
+            Relative and absolute tolerance for floating columns.
+
+        Returns
+        -------
+        bool
         """
         return (
             isinstance(other, FeatureEffect) and other.feature_name == self.feature_name
@@ -403,6 +438,10 @@ class FeatureEffects:
     results : dict
         Feature name -> its ``results`` with the feature column renamed
         ``.borders`` and a ``.feature`` column added, as iml.
+
+    References
+    ----------
+    R package iml 0.11.4 (Molnar et al.), ``FeatureEffects``.
 
     Examples
     --------
@@ -461,7 +500,24 @@ class FeatureEffects:
 
     def plot(self, features: Sequence | None = None, *, ncols: int | None = None, nrows: int | None = None,
              fixed_y: bool = True, **kwargs):
-        """One panel per feature in a grid (3 columns by default), as iml's ``plot()``."""
+        """One panel per feature in a grid (3 columns by default), as iml's ``plot()``.
+
+        Parameters
+        ----------
+        features : sequence, optional
+            The features to draw (all by default).
+        ncols, nrows : int, optional
+            Grid of panels (iml's ``ncols``, ``nrows``).
+        fixed_y : bool, default True
+            One y range for all panels.
+        **kwargs
+            Passed to :meth:`FeatureEffect.plot` (``rug``, ``show_data``).
+
+        Returns
+        -------
+        FeatureEffectsDisplay
+            With ``figure_`` and per-feature ``axes_``.
+        """
         ncols = None if ncols is None else check_int(ncols, param="ncols", caller="FeatureEffects.plot", minimum=1)
         nrows = None if nrows is None else check_int(nrows, param="nrows", caller="FeatureEffects.plot", minimum=1)
         from .._plot.iml import FeatureEffectsDisplay
@@ -486,7 +542,18 @@ class FeatureEffects:
         FeatureEffectsDisplay(self).plot(figure=ax.figure)
 
     def equals(self, other: object, *, rtol: float = 0.0, atol: float = 0.0) -> bool:
-        """Whether ``other`` holds equal effects for the same features (see :meth:`FeatureEffect.equals`)."""
+        """Whether ``other`` holds equal effects for the same features (see :meth:`FeatureEffect.equals`).
+
+        Parameters
+        ----------
+        other : object
+        rtol, atol : float, default 0.0
+            Relative and absolute tolerance for floating columns.
+
+        Returns
+        -------
+        bool
+        """
         return (
             isinstance(other, FeatureEffects) and other.features == self.features
             and all(self.effects[n].equals(other.effects[n], rtol=rtol, atol=atol) for n in self.features)

@@ -175,6 +175,9 @@ class Predictor:
         At most this many rows per model call for partial dependence and ICE
         (iml's ``batch.size``).  Like iml, ALE ignores it and sends whole
         frames; ``FeatureEffect(..., max_rows_per_call=)`` caps those.
+    feature_names : sequence, optional
+        Keyword only: column names of a NumPy ``data`` (``x0``, ``x1``, ...
+        by default).
 
     Attributes
     ----------
@@ -190,6 +193,12 @@ class Predictor:
     Notes
     -----
     iml 0.11.4 refuses data with a single feature; pyale accepts it.
+
+    References
+    ----------
+    Molnar, C., Casalicchio, G. and Bischl, B. (2018). iml: An R package for
+    interpretable machine learning. *Journal of Open Source Software* 3(26),
+    786.  R package iml 0.11.4.
 
     Examples
     --------
@@ -293,7 +302,18 @@ class Predictor:
         return _BoundedOutputs(self, max_rows)
 
     def predict(self, newdata: pd.DataFrame) -> pd.DataFrame:
-        """Predictions for ``newdata`` (its feature columns), one column per output."""
+        """Predictions for ``newdata`` (its feature columns), one column per output.
+
+        Parameters
+        ----------
+        newdata : pandas.DataFrame, polars.DataFrame, pyarrow.Table or numpy.ndarray
+            Rows holding (at least) the predictor's feature columns.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One column per model output (iml's ``predictor$predict``).
+        """
         newdata, _ = as_pandas(newdata, param="newdata", caller="Predictor.predict")
         check_frame(newdata, param="newdata", caller="Predictor.predict")
         missing = [c for c in self.feature_names if c not in newdata.columns]

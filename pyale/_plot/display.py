@@ -159,9 +159,23 @@ class ALEDisplay:
                      **plot_kw) -> "ALEDisplay":
         """Draw finished results (one :class:`~pyale.ALEResult` or a list).
 
-        ``X`` (any frame :func:`pyale.ale` accepts), when given, supplies the
-        rug and decile ticks of the numeric features.  Other keywords go to
-        :meth:`plot`.
+        Parameters
+        ----------
+        results : ALEResult or list of ALEResult
+            What to draw.
+        X : pandas.DataFrame, polars.DataFrame, pyarrow.Table or numpy.ndarray, optional
+            Any frame :func:`pyale.ale` accepts: when given, it supplies the
+            rug and decile ticks of the numeric features.
+        feature_names : sequence, optional
+            Column names of a NumPy ``X``.
+        ax : matplotlib Axes or array of Axes, optional
+            See :meth:`plot`.
+        **plot_kw
+            Passed to :meth:`plot`.
+
+        Returns
+        -------
+        ALEDisplay
         """
         results = _check_results(results)
         values = None
