@@ -5,6 +5,8 @@ Public surface
 ale, ALEResult, ALEResults
     The Pythonic front door: any fitted model, any data frame (pandas,
     polars, pyarrow, NumPy), ALEPlot's or iml's conventions.
+model_bootstrap
+    ALE bands from refitting the model on resampled rows (model uncertainty).
 ALEDisplay
     Many effects in one figure, in scikit-learn's Display pattern.
 ALEPlot, ALEPlotResult
@@ -23,6 +25,7 @@ matplotlib nor rpy2.
 
 from ._api import ALEResult, ale
 from ._result_list import ALEResults
+from ._model_bootstrap import model_bootstrap
 from ._plot.display import ALEDisplay
 from ._aleplot import ALEPlot
 from ._pdplot import PDPlot
@@ -34,6 +37,7 @@ __all__ = [
     "ale",
     "ALEResult",
     "ALEResults",
+    "model_bootstrap",
     "ALEDisplay",
     "ALEPlot",
     "ALEPlotResult",

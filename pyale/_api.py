@@ -9,23 +9,30 @@ or iml's ``FeatureEffect`` (``conventions="iml"``).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
+from ._ale_result import ALEResult
 from ._core.adapters import adapt_model
-from ._core.main_effect import categorical_main_effect, numeric_main_effect
-from ._core.pair_effect import categorical_numeric_pair_effect, numeric_pair_effect
+from ._core.bootstrap import CHUNK, make_draws
+from ._core.conventions import CONVENTIONS, weighted_edges
+from ._core.estimate import estimate
+from ._core.main_effect import level_axis, numeric_axis
+from ._core.local import Plan
+from ._core.stats import Normaliser
 from ._aleplot import read_pair
 from ._core.calls import ModelCaller, PredictionError
 from ._core.features import column_kind, read_feature, require_intervals, require_levels
-from ._core.grid import aleplot_edges, iml_edges, resolve_level_order
-from ._checks import check_choice, check_frame, check_int, check_numbers, is_tuple_label, resolve_column, resolve_pair
+from ._core.grid import resolve_level_order
+from ._engines.pandas import PandasEngine
+from ._checks import (
+    check_choice, check_frame, check_int, check_level, check_numbers, check_random_state, check_response,
+    check_weights, is_tuple_label, resolve_column, resolve_pair,
+)
 from ._frames import as_pandas
 from ._result_list import ALEResults
-from . import _present
 from ._core.bounds import check_pair_cells, pair_cell_limit
 
 __all__ = ["ale", "ALEResult"]
@@ -34,148 +41,7 @@ _CALLER = "ale"
 _CONVENTIONS = ("aleplot", "iml")
 
 
-@dataclass(frozen=True, eq=False, repr=False)
-class ALEResult:
-    """Accumulated local effects of one feature or a pair, for every model output.
-
-    Attributes
-    ----------
-    features : tuple
-        One or two column labels.
-    kind : str
-        ``"numeric"``, ``"categorical"``, ``"numeric x numeric"`` or
-        ``"categorical x numeric"``.
-    grid : tuple
-        Per feature: interval edges (numeric) or level labels in the order used.
-    effects : numpy.ndarray
-        Centred ALE at every grid point (node for pairs) and output: shape
-        ``grid shape + (n_outputs,)``.
-    outputs : tuple
-        Output names (class labels for a classifier; ``("yhat",)`` for one output).
-    counts : numpy.ndarray
-        Rows per interval, level, or cell.
-    level_order : tuple or None
-        Levels of the categorical feature in the order used.
-    empty_cells : numpy.ndarray or None
-        Pairs: cells without rows, whose local effect was borrowed from the
-        nearest non-empty cell.
-    conventions : str
-        ``"aleplot"`` or ``"iml"``.
-
-    Notes
-    -----
-    ``a == b`` is identity; :meth:`equals` compares the values.
-
-    Examples
-    --------
-    >>> import numpy as np, pandas as pd, pyale
-    >>> X = pd.DataFrame({"x": np.arange(8.0), "g": list("abababab")})
-    >>> res = pyale.ale(lambda d: d["x"] * (d["g"] == "b"), X, "x", n_intervals=2)
-    >>> res.kind, res.outputs, res.counts.tolist()
-    ('numeric', ('yhat',), [4, 4])
-    >>> print(res.to_frame())
-         x output    ale
-    0  0.0   yhat -1.625
-    1  3.0   yhat -0.125
-    2  7.0   yhat  1.875
-    """
-
-    features: tuple
-    kind: str
-    grid: tuple
-    effects: np.ndarray
-    outputs: tuple
-    counts: np.ndarray
-    level_order: tuple | None
-    empty_cells: np.ndarray | None
-    conventions: str
-
-    def to_frame(self) -> pd.DataFrame:
-        """Tidy long table: one row per grid point (node) and output.
-
-        Columns: the feature(s), named by their column labels (grid values:
-        interval edges as floats, or level labels), then ``output`` (the
-        output's name) and ``ale``.  ``output`` and ``ale`` keep their names
-        whatever the features are called: a feature labelled ``"output"`` or
-        ``"ale"`` is written ``feature_output`` / ``feature_ale`` (prefixed
-        again while still taken, e.g. by the pair's other feature).  Labels
-        that are not strings (ints, tuples) are kept as they are.
-
-        Examples
-        --------
-        >>> import numpy as np, pandas as pd
-        >>> X = pd.DataFrame({"ale": np.arange(6.0), "x": np.arange(6.0) % 2})
-        >>> list(ale(lambda d: d["ale"], X, "ale", n_intervals=2).to_frame().columns)
-        ['feature_ale', 'output', 'ale']
-        """
-        from ._results import tidy_frame
-
-        shape = self.effects.shape[:-1]
-        index = np.indices(shape).reshape(len(shape), -1)
-        n_out = len(self.outputs)
-        features = []
-        for axis, (name, values) in enumerate(zip(self.features, self.grid)):
-            labels = np.empty(len(values), dtype=object)
-            labels[:] = list(values)
-            column = labels[index[axis]]
-            if self.kind.split(" x ")[axis] == "numeric":
-                column = column.astype(float)
-            features.append((name, np.repeat(column, n_out)))
-        outputs = np.empty(n_out, dtype=object)
-        outputs[:] = list(self.outputs)
-        return tidy_frame(features, [("output", np.tile(outputs, index.shape[1])),
-                                     ("ale", self.effects.reshape(-1))])
-
-    def __repr__(self) -> str:
-        return _present.short_repr(self)
-
-    def _repr_html_(self) -> str:
-        return _present.html_view("ALEResult", _present.summary(self), lambda ax: self.plot(ax=ax),
-                                  size=(5.0 * min(len(self.outputs), 3) if len(self.features) == 2 else 5.0, 3.6))
-
-    def equals(self, other: object, *, rtol: float = 0.0, atol: float = 0.0) -> bool:
-        """Whether ``other`` is an ALEResult with the same values (floats within ``rtol``/``atol``).
-
-        Every field is compared, arrays element by element; the default is
-        exact equality.  ``==`` is identity and never compares arrays.
-
-        Parameters
-        ----------
-        other : object
-            The object to compare with.
-        rtol, atol : float, default 0.0
-            Relative and absolute tolerance for floats.
-
-        Returns
-        -------
-        bool
-        """
-        return _present.same_values(self, other, rtol=rtol, atol=atol)
-
-    def plot(self, ax=None, *, output=None, **kwargs):
-        """Draw the effect: a curve per output, bars, or one surface per output for a pair.
-
-        Parameters
-        ----------
-        ax : matplotlib Axes or array of Axes, optional
-            Where to draw (see :meth:`pyale.ALEDisplay.plot`); a new figure
-            by default.
-        output : label or list, optional
-            The model output(s) to draw (all by default).
-        **kwargs
-            Keywords of :meth:`pyale.ALEDisplay.plot` (``label``, ``color``,
-            ``line_kw``, ...).
-
-        Returns
-        -------
-        ALEDisplay
-        """
-        from ._plot.display import ALEDisplay
-
-        return ALEDisplay.from_results([self], ax=ax, output=output, **kwargs)
-
-
-def _intervals(values, feature, conventions, n_intervals, grid):
+def _intervals(values, feature, conventions, n_intervals, grid, weights=None):
     if grid is not None:
         points = check_numbers(grid, param="grid", caller=_CALLER, where=f"column {feature.name!r}")
         edges = np.unique(points)
@@ -199,14 +65,18 @@ def _intervals(values, feature, conventions, n_intervals, grid):
                 "ALE needs at least one row per interval."
             )
         return edges
-    if conventions == "aleplot":
-        edges = aleplot_edges(values, 40 if n_intervals is None else n_intervals)
+    convention = CONVENTIONS[conventions]
+    k = convention.default_intervals if n_intervals is None else n_intervals
+    if weights is None:
+        edges = convention.edges(values, k, integer=feature.integer)
     else:
-        edges = iml_edges(values, 20 if n_intervals is None else n_intervals, integer=feature.integer)
+        edges = weighted_edges(convention, values, weights, k, integer=feature.integer,
+                               label=f"column {feature.name!r}")
     return require_intervals(edges, f"Column {feature.name!r}")
 
 
-def _one(X, caller, name, conventions, n_intervals, grid, level_order):
+def _one(X, name, conventions, n_intervals, grid, level_order, weights):
+    """The plan of one feature: ``(kind, Plan)``."""
     feature = read_feature(X[name], label=f"Column {name!r}")
     if level_order is not None and not feature.categorical:
         raise ValueError(
@@ -220,12 +90,16 @@ def _one(X, caller, name, conventions, n_intervals, grid, level_order):
         )
     if feature.categorical:
         require_levels(feature, f"Column {name!r}")
-        order = resolve_level_order(X, feature, level_order, caller=_CALLER)
-        effect = categorical_main_effect(X, feature, order, caller)
-        return "categorical", (effect.grid,), effect.effects, effect.counts, effect.grid, None
-    edges = _intervals(feature.values, feature, conventions, n_intervals, grid)
-    effect = numeric_main_effect(X, feature, edges, caller)
-    return "numeric", (edges,), effect.effects, effect.counts, None, None
+        order = _level_order(X, feature, level_order, weights)
+        return "categorical", Plan((level_axis(X, feature, order),), spread=True)
+    edges = _intervals(feature.values, feature, conventions, n_intervals, grid, weights)
+    return "numeric", Plan((numeric_axis(X, feature, edges),), spread=True)
+
+
+def _level_order(X, feature, requested, weights):
+    if weights is None:
+        return resolve_level_order(X, feature, requested, caller=_CALLER)
+    return resolve_level_order(X, feature, requested, caller=_CALLER, weights=weights)
 
 
 def _read_pair_for(X, names, conventions):
@@ -259,7 +133,8 @@ def _check_cells(X, names, shape, n_intervals, grid, *, categorical_first=False)
                      advice=advice)
 
 
-def _pair(X, caller, names, conventions, n_intervals, grid, level_order):
+def _pair(X, names, conventions, n_intervals, grid, level_order, weights):
+    """The plan of a pair: ``(names in the order used, kind, Plan)``."""
     given = tuple(names)
     first, second, names = _read_pair_for(X, given, conventions)
     grid1, grid2 = (None, None) if grid is None else _pair_grids(grid, given)
@@ -270,21 +145,19 @@ def _pair(X, caller, names, conventions, n_intervals, grid, level_order):
         )
     if tuple(names) != given:  # iml: categorical x numeric given numeric first; the grids follow
         grid1, grid2 = grid2, grid1
-    edges2 = _intervals(second.values, second, conventions, n_intervals, grid2)
+    edges2 = _intervals(second.values, second, conventions, n_intervals, grid2, weights)
+    second_axis = numeric_axis(X, second, edges2)
+    imputation = CONVENTIONS[conventions].imputation
     if first.categorical:
         require_levels(first, f"Column {first.name!r}")
-        order = resolve_level_order(X, first, level_order, caller=_CALLER)
+        order = _level_order(X, first, level_order, weights)
         _check_cells(X, names, (len(first.levels), len(edges2) - 1), n_intervals, grid, categorical_first=True)
-        effect = categorical_numeric_pair_effect(X, first, order, second, edges2, caller, conventions=conventions)
-        kind = "categorical x numeric"
-        levels = effect.grid1
-    else:
-        edges1 = _intervals(first.values, first, conventions, n_intervals, grid1)
-        _check_cells(X, names, (len(edges1) - 1, len(edges2) - 1), n_intervals, grid)
-        effect = numeric_pair_effect(X, first, second, edges1, edges2, caller, conventions=conventions)
-        kind = "numeric x numeric"
-        levels = None
-    return names, kind, (effect.grid1, effect.grid2), effect.effects, effect.counts, levels, effect.empty_cells
+        return names, "categorical x numeric", Plan((level_axis(X, first, order), second_axis),
+                                                    imputation=imputation, spread=True)
+    edges1 = _intervals(first.values, first, conventions, n_intervals, grid1, weights)
+    _check_cells(X, names, (len(edges1) - 1, len(edges2) - 1), n_intervals, grid)
+    return names, "numeric x numeric", Plan((numeric_axis(X, first, edges1), second_axis),
+                                            imputation=imputation, spread=True)
 
 
 def _pair_grids(grid, names):
@@ -341,6 +214,11 @@ def ale(
     level_order: Sequence | None = None,
     max_rows_per_call: int | None = None,
     feature_names: Sequence | None = None,
+    sample_weight: Sequence | None = None,
+    n_bootstrap: int = 0,
+    ci_level: float = 0.95,
+    random_state: object = None,
+    y: Sequence | None = None,
 ):
     """Accumulated Local Effects of a fitted model.
 
@@ -394,6 +272,29 @@ def ale(
         At most this many rows per model call.
     feature_names : sequence, optional
         Column names of a NumPy ``X`` (``x0``, ``x1``, ... by default).
+    sample_weight : array-like, optional
+        One non-negative finite weight per row of X (frequency weights).
+        Integer weights give exactly the result of repeating each row that
+        many times, zero drops the row; other weights extend the same
+        formulas (grid edges as type-1 order statistics of the weighted
+        sample, weighted local means, centring, level ordering, counts).
+    n_bootstrap : int, default 0
+        Number of bootstrap replicates: the rows are resampled with
+        replacement (with probabilities proportional to ``sample_weight``),
+        the grid and level order stay those of the full data, and local
+        means and centring are recomputed on each replicate.  No extra
+        model call: a replicate reweights the local differences the full
+        data already gave.  This is the sampling uncertainty of the ALE
+        *for this fitted model*; it does not include the model's own
+        uncertainty (refit it with :func:`pyale.model_bootstrap` for that).
+    ci_level : float, default 0.95
+        Coverage of the percentile intervals ``ci_low``/``ci_high``.
+    random_state : None, int, numpy.random.Generator or SeedSequence
+        Seed of the replicates; the same seed gives the same replicates.
+    y : array-like or column name, optional
+        The observed response, for the normalised statistics (NALED,
+        NALER); by default the model's predictions on X (one model call,
+        made when :attr:`ALEResult.statistics` is first read).
 
     Returns
     -------
@@ -426,29 +327,115 @@ def ale(
     >>> res.grid[0].tolist(), res.effects[:, 0].round(3).tolist()
     ([0.0, 3.0, 7.0], [-1.625, -0.125, 1.875])
     """
-    X, native = as_pandas(X, param="X", caller=_CALLER, feature_names=feature_names)
-    check_frame(X, param="X", caller=_CALLER)
-    check_choice(conventions, _CONVENTIONS, param="conventions", caller=_CALLER)
-    if n_intervals is not None:
-        n_intervals = check_int(n_intervals, param="n_intervals", caller=_CALLER, minimum=1)
-    if max_rows_per_call is not None:
-        max_rows_per_call = check_int(max_rows_per_call, param="max_rows_per_call", caller=_CALLER, minimum=1)
-    entries, many = _entries(X, features)
-    if many:
-        _check_list_options(X, entries, grid, level_order)
-    adapter = adapt_model(model, response=response, native=native)
-    caller = ModelCaller(adapter.predict, name=f"{type(model).__name__}.predict" if adapter.kind != "callable" else "model",
-                         max_rows=max_rows_per_call, single_output=False)
+    job = _Job(X, features, caller_name=_CALLER, conventions=conventions, n_intervals=n_intervals, grid=grid,
+               level_order=level_order, max_rows_per_call=max_rows_per_call, feature_names=feature_names,
+               sample_weight=sample_weight, ci_level=ci_level, y=y)
+    n_bootstrap = check_int(n_bootstrap, param="n_bootstrap", caller=_CALLER, minimum=0)
+    random_state = check_random_state(random_state, caller=_CALLER)
+    adapter, caller = job.caller_for(model, response)
+    draws = job.draws(n_bootstrap, random_state) if n_bootstrap else None
+    estimates = job.estimate(caller, model, draws)
+    outputs = _output_names(adapter, caller)
+    normaliser = _Normalisers(caller, job.X, job.weights, job.response, len(outputs))
     results = []
-    for entry in entries:
-        entry_grid, entry_order = (grid, level_order) if not many else _options_for(X, entry, grid, level_order)
+    for (names, kind, plan), est in zip(job.planned, estimates):
+        result = _result(names, kind, plan, est, outputs, conventions, normaliser)
+        if draws is not None:
+            result = result._with_bootstrap(est.replicates, est.replicate_counts, job.ci_level, "data")
+        results.append(result)
+    return ALEResults(results) if job.many else results[0]
+
+
+class _Job:
+    """One call's data, features and grids, checked and planned (shared by ale() and model_bootstrap())."""
+
+    def __init__(self, X, features, *, caller_name, conventions, n_intervals, grid, level_order,
+                 max_rows_per_call, feature_names, sample_weight, ci_level, y):
+        X, self.native = as_pandas(X, param="X", caller=caller_name, feature_names=feature_names)
+        check_frame(X, param="X", caller=caller_name)
+        self.conventions = check_choice(conventions, _CONVENTIONS, param="conventions", caller=caller_name)
+        if n_intervals is not None:
+            n_intervals = check_int(n_intervals, param="n_intervals", caller=caller_name, minimum=1)
+        if max_rows_per_call is not None:
+            max_rows_per_call = check_int(max_rows_per_call, param="max_rows_per_call", caller=caller_name, minimum=1)
+        self.max_rows_per_call = max_rows_per_call
+        self.ci_level = check_level(ci_level, param="ci_level", caller=caller_name)
+        weights = None if sample_weight is None else check_weights(sample_weight, X.shape[0], caller=caller_name)
+        response = None if y is None else check_response(y, X, caller=caller_name)
+        entries, self.many = _entries(X, features)
+        if self.many:
+            _check_list_options(X, entries, grid, level_order)
+        self.kept = None
+        if weights is not None and not (weights > 0).all():
+            self.kept = np.flatnonzero(weights > 0)  # a zero weight drops the row
+            X, weights = X.take(self.kept), weights[self.kept]
+            if response is not None:
+                response = response[self.kept]
+        self.X, self.weights, self.response = X, weights, response
+        self.planned = []
+        for entry in entries:
+            entry_grid, entry_order = (grid, level_order) if not self.many else _options_for(X, entry, grid, level_order)
+            self.planned.append(_plan(X, entry, self.conventions, n_intervals, entry_grid, entry_order, weights))
+
+    def caller_for(self, model, response):
+        """The model's adapter and :class:`ModelCaller`."""
+        adapter = adapt_model(model, response=response, native=self.native)
+        name = f"{type(model).__name__}.predict" if adapter.kind != "callable" else "model"
+        return adapter, ModelCaller(adapter.predict, name=name, max_rows=self.max_rows_per_call, single_output=False)
+
+    def draws(self, n_bootstrap, random_state):
+        weights = self.weights
+        if weights is not None and np.all(weights == weights[0]):
+            weights = None  # equal weights resample uniformly: the same replicates as without weights
+        chunk_weights = None if weights is None else np.add.reduceat(weights, np.arange(0, self.X.shape[0], CHUNK))
+        return make_draws(self.X.shape[0], n_bootstrap, random_state, chunk_weights=chunk_weights)
+
+    def estimate(self, caller, model, draws=None):
+        weights = self.weights
         try:
-            results.append(_result(X, caller, adapter, entry, conventions, n_intervals, entry_grid, entry_order))
+            return estimate(
+                PandasEngine(self.X), [plan for _, _, plan in self.planned], caller,
+                weights=None if weights is None else (lambda block, offset: weights[offset:offset + block.shape[0]]),
+                draws=draws,
+                chunk_weights=None if draws is None or not draws.weighted else (
+                    lambda chunk: weights[chunk * CHUNK:(chunk + 1) * CHUNK]),
+                rows_per_call=self.max_rows_per_call,
+            )
         except PredictionError as exc:
             if caller.calls == 0 and exc.__cause__ is not None:  # the very first call raised
-                raise _explained(exc, X, model) from exc.__cause__
+                raise _explained(exc, self.X, model) from exc.__cause__
             raise
-    return ALEResults(results) if many else results[0]
+
+
+def _output_names(adapter, caller) -> list:
+    """The model's output names once it has predicted ("yhat" for one unnamed output)."""
+    names = adapter.output_names or caller.output_names or []
+    return ["yhat"] if names == ["0"] else list(names)
+
+
+class _Normalisers:
+    """The response distribution of each output, built on first use and shared by a call's results.
+
+    From ``y`` when given (one distribution for every output), else from the
+    model's predictions on X (one model call, made only when statistics are
+    asked for).
+    """
+
+    def __init__(self, caller, X, weights, response_values, n_outputs):
+        self._args = (caller, X, weights, response_values, n_outputs)
+        self._built = None
+
+    def __call__(self) -> list:
+        if self._built is None:
+            caller, X, weights, response_values, n_outputs = self._args
+            if response_values is not None:
+                self._built = [Normaliser.from_response(response_values, weights)] * n_outputs
+            else:
+                predictions = caller(X, "the response distribution of the ALE statistics")
+                self._built = [Normaliser.from_response(predictions[:, j], weights) for j in range(n_outputs)]
+            self._args = None  # nothing of the data is kept once built
+        return self._built
+
 
 def _options_for(X: pd.DataFrame, entry, grid, level_order):
     """In a list of features, ``grid`` serves numeric entries and ``level_order`` categorical ones."""
@@ -473,29 +460,35 @@ def _check_list_options(X: pd.DataFrame, entries: list, grid, level_order) -> No
         )
 
 
-def _result(X, caller, adapter, entry, conventions, n_intervals, grid, level_order) -> ALEResult:
+def _plan(X, entry, conventions, n_intervals, grid, level_order, weights):
+    """``(names, kind, Plan)`` of one requested feature or pair."""
     if len(entry) == 2:
-        names, kind, grids, effects, counts, levels, empty = _pair(
-            X, caller, entry, conventions, n_intervals, grid, level_order
-        )
-    else:
-        names = entry
-        kind, grids, effects, counts, levels, empty = _one(
-            X, caller, entry[0], conventions, n_intervals, grid, level_order
-        )
-    outputs = adapter.output_names or caller.output_names
-    if outputs == ["0"]:
-        outputs = ["yhat"]
+        return _pair(X, entry, conventions, n_intervals, grid, level_order, weights)
+    kind, plan = _one(X, entry[0], conventions, n_intervals, grid, level_order, weights)
+    return entry, kind, plan
+
+
+def _result(names, kind, plan, est, outputs, conventions, normaliser) -> ALEResult:
+    axes = plan.axes
+    grids = []
+    for axis in axes:
+        if hasattr(axis, "edges"):
+            grids.append(axis.edges)
+        else:
+            grids.append(tuple(axis.levels[i] for i in axis.order))
+    levels = grids[0] if kind.startswith("categorical") else None
     return ALEResult(
-        features=names,
+        features=tuple(names),
         kind=kind,
-        grid=tuple(tuple(g) if isinstance(g, tuple) else g for g in grids),
-        effects=effects,
+        grid=tuple(grids),
+        effects=est.effects,
         outputs=tuple(outputs),
-        counts=counts,
-        level_order=None if levels is None else tuple(levels),
-        empty_cells=empty,
+        counts=est.counts,
+        level_order=levels,
+        empty_cells=est.empty_cells,
         conventions=conventions,
+        heterogeneity=est.heterogeneity,
+        normaliser=normaliser,
     )
 
 

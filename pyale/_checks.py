@@ -32,6 +32,10 @@ __all__ = [
     "check_choice",
     "check_finite_number",
     "check_numbers",
+    "check_level",
+    "check_weights",
+    "check_response",
+    "check_random_state",
     "type_label",
     "resolve_column",
     "resolve_pair",
@@ -151,6 +155,92 @@ def check_numbers(values: object, *, param: str, caller: str, where: str) -> np.
     elif array.dtype.kind not in "iuf":
         raise TypeError(message)
     return array.astype(float)
+
+
+def check_level(value: object, *, param: str, caller: str) -> float:
+    """A probability strictly between 0 and 1 (a confidence level)."""
+    message = f"The {param!r} parameter of {caller} must be a number in (0, 1). Got {value!r} instead."
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(message)
+    if not 0.0 < float(value) < 1.0:
+        raise ValueError(message)
+    return float(value)
+
+
+def _numbers_per_row(values: object, n_rows: int, *, param: str, caller: str, what: str) -> np.ndarray:
+    """A float64 array of one number per row from a sequence, array, Series or DataFrame column."""
+    message = f"The {param!r} parameter of {caller} must be {what}, one per row of X ({n_rows})."
+    if isinstance(values, (str, bytes, dict, set, frozenset)) or values is None:
+        raise TypeError(f"{message} Got {type_label(values)} instead.")
+    if isinstance(values, pd.DataFrame):
+        if values.shape[1] != 1:
+            raise ValueError(f"{message} Got a DataFrame with {values.shape[1]} columns instead.")
+        values = values.iloc[:, 0]
+    try:
+        array = np.asarray(values.to_numpy() if isinstance(values, pd.Series) else values)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{message} Got {type_label(values)} instead.") from exc
+    if array.ndim != 1:
+        raise ValueError(f"{message} Got an array of shape {array.shape} instead.")
+    if array.shape[0] != n_rows:
+        raise ValueError(f"{message} Got {array.shape[0]} values instead.")
+    if array.dtype.kind == "b" or (array.dtype.kind == "O" and any(isinstance(v, (bool, np.bool_)) for v in array)):
+        raise TypeError(f"{message} Got booleans instead.")
+    try:
+        floats = array.astype(float)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{message} Got values of dtype {array.dtype} (e.g. {array[:1].tolist()!r}) instead.") from exc
+    return floats
+
+
+def check_weights(values: object, n_rows: int, *, caller: str, param: str = "sample_weight") -> np.ndarray:
+    """Frequency weights: one finite number >= 0 per row, not all zero."""
+    weights = _numbers_per_row(values, n_rows, param=param, caller=caller, what="non-negative finite numbers")
+    bad = ~np.isfinite(weights) | (weights < 0)
+    if bad.any():
+        first = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"The {param!r} parameter of {caller} must hold non-negative finite numbers. Got "
+            f"{float(weights[first])!r} at position {first} ({int(bad.sum())} bad value(s))."
+        )
+    if not (weights > 0).any():
+        raise ValueError(f"The {param!r} parameter of {caller} must give at least one row a positive weight.")
+    return weights
+
+
+def check_response(values: object, X: pd.DataFrame, *, caller: str, param: str = "y") -> np.ndarray:
+    """The observed response: one finite number per row of X (or the name of a column of X)."""
+    if isinstance(values, str) or (not isinstance(values, (list, tuple, np.ndarray, pd.Series, pd.DataFrame))
+                                   and values in X.columns):
+        if values not in X.columns:
+            raise ValueError(
+                f"The {param!r} parameter of {caller} must be one number per row of X or the name of a "
+                f"column of X. Got {values!r}, which is not a column."
+            )
+        values = X[values]
+    response = _numbers_per_row(values, X.shape[0], param=param, caller=caller, what="finite numbers")
+    bad = ~np.isfinite(response)
+    if bad.any():
+        first = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"The {param!r} parameter of {caller} must hold finite numbers. Got {float(response[first])!r} at "
+            f"position {first} ({int(bad.sum())} missing or infinite value(s))."
+        )
+    return response
+
+
+def check_random_state(value: object, *, caller: str, param: str = "random_state"):
+    """``None``, a non-negative int, a NumPy Generator or SeedSequence (a legacy RandomState too)."""
+    if value is None or isinstance(value, (np.random.Generator, np.random.SeedSequence, np.random.RandomState)):
+        return value
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        if int(value) < 0:
+            raise ValueError(f"The {param!r} parameter of {caller} must be a non-negative int. Got {value!r} instead.")
+        return int(value)
+    raise TypeError(
+        f"The {param!r} parameter of {caller} must be None, an int, a numpy.random.Generator or "
+        f"SeedSequence. Got {type_label(value)} instead."
+    )
 
 
 def resolve_column(X: pd.DataFrame, column: object, *, param: str, caller: str) -> object:

@@ -42,6 +42,21 @@ class ALEResults(list):
 
         return ALEDisplay.from_results(list(self), ax=ax, **kwargs)
 
+    @property
+    def statistics(self) -> "pandas.DataFrame":
+        """Every result's :attr:`ALEResult.statistics` in one table, a ``feature`` level first.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Rows ``(feature, [output,] statistic)``; the feature of a pair is
+            written ``"a x b"``.
+        """
+        import pandas as pd
+
+        tables = {" x ".join(map(str, r.features)): r.statistics for r in self}
+        return pd.concat(tables, names=["feature"])
+
     def equals(self, other: object, *, rtol: float = 0.0, atol: float = 0.0) -> bool:
         """Whether ``other`` holds equal results in the same order (see :meth:`ALEResult.equals`).
 

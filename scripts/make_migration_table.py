@@ -295,9 +295,9 @@ def _compare_ale_with_results(r: dict, result, out: Outcome) -> None:
 
     n_features = len(result.features)
     ours = {}
-    for values in frame.itertuples(index=False, name=None):  # features..., output, ale
+    for values in frame.itertuples(index=False, name=None):  # features..., output, ale, ...
         key = tuple(str(v) if isinstance(v, str) else float(v) for v in values[:n_features])
-        ours[key + (str(values[n_features]),)] = float(values[-1])
+        ours[key + (str(values[n_features]),)] = float(values[n_features + 1])
     n = len(columns[value]["values"])
     r_values, py_values, missing = [], [], 0
     for i in range(n):

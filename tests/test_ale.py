@@ -36,7 +36,7 @@ def test_callable_model_matches_aleplot():
     assert_array_equal(res.effects[:, 0], ref.f_values)
     assert res.outputs == ("yhat",)
     frame = res.to_frame()
-    assert list(frame.columns) == ["x1", "output", "ale"]
+    assert list(frame.columns) == ["x1", "output", "ale", "heterogeneity"]
     assert frame.shape[0] == ref.K + 1
 
 

@@ -86,8 +86,8 @@ def test_pairs_iml_conventions_equal_feature_effect(pair):
     numeric = res.features[1]
     assert_array_equal(res.grid[1], np.unique(expected[numeric].to_numpy(float)))
     frame = res.to_frame()
-    assert frame.shape == (n1 * n2, 4)
-    assert list(frame.columns) == [*res.features, "output", "ale"]
+    assert frame.shape == (n1 * n2, 5)
+    assert list(frame.columns) == [*res.features, "output", "ale", "heterogeneity"]
 
 
 def test_two_categorical_features_are_refused_under_both_conventions():

@@ -453,7 +453,7 @@ def test_run_gives_every_look_alike_feature_its_own_files(look_alike_inputs, tmp
         # the evidence matches its label: the slope of the table is that column's coefficient
         slope = LOOK_ALIKES.index(names[0]) + 1
         grid_column = "feature_" + names[0] if names[0] in ("ale", "output") else names[0]
-        assert list(table.columns) == [grid_column, "output", "ale"]
+        assert list(table.columns) == [grid_column, "output", "ale", "heterogeneity"]
         expected = pyale.ale(pickle.loads((look_alike_inputs / "m.pkl").read_bytes()), data, names[0],
                              n_intervals=4)
         assert_array_equal(table[grid_column].to_numpy(float), expected.grid[0])

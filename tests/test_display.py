@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import re
 import warnings
-from dataclasses import dataclass
 
 import matplotlib
 
@@ -202,20 +203,11 @@ def test_one_axes_is_split_into_panels_and_wrong_axes_are_refused():
         results.plot(ax=two)
 
 
-@dataclass(frozen=True, eq=False, repr=False)
-class Banded(ALEResult):
-    """An ALEResult with the bands issue 12 adds (arrays of the shape of effects)."""
-
-    ci_low: np.ndarray | None = None
-    ci_high: np.ndarray | None = None
-    heterogeneity: np.ndarray | None = None
-
-
 def banded(result, scale=0.1):
+    """The result with made-up bands of known size (arrays of the shape of effects)."""
     spread = scale * (1 + np.abs(result.effects))
-    fields = {f: getattr(result, f) for f in result.__dataclass_fields__}
-    return Banded(**fields, ci_low=result.effects - spread, ci_high=result.effects + spread,
-                  heterogeneity=2 * spread)
+    return dataclasses.replace(result, ci_low=result.effects - spread, ci_high=result.effects + spread,
+                               heterogeneity=2 * spread, _cache={})
 
 
 def test_bands_from_intervals_and_heterogeneity():
@@ -232,7 +224,7 @@ def test_bands_from_intervals_and_heterogeneity():
     spread = ALEDisplay.from_results([curve], band="heterogeneity").bands_[0, 0][0].get_paths()[0].vertices
     assert_allclose(spread[:, 1].max(), (curve.effects + curve.heterogeneity).max(), rtol=1e-12)
     assert ALEDisplay.from_results([curve], band=None).bands_[0, 0] == []
-    plain = ale(model, X, "age", n_intervals=5)
+    plain = dataclasses.replace(ale(model, X, "age", n_intervals=5), heterogeneity=None, _cache={})
     assert ALEDisplay.from_results([plain]).bands_[0, 0] == []
     with pytest.raises(ValueError, match=re.escape("The 'band' parameter of ALEDisplay.plot is 'heterogeneity', "
                                                    "but the effects of [('age',)] have no heterogeneity.")):

@@ -64,12 +64,13 @@ def test_feature_columns(labels, reserved, expected):
 @pytest.mark.parametrize(
     ("names", "feature", "columns"),
     [
-        (["output", "z"], "output", ["feature_output", "output", "ale"]),
-        (["ale", "z"], "ale", ["feature_ale", "output", "ale"]),
-        (["x", "z"], "x", ["x", "output", "ale"]),
-        ([0, 1], 0, [0, "output", "ale"]),
-        ([("a", "b"), ("c", "d")], 0, [("a", "b"), "output", "ale"]),
-        ([("output",), "ale"], 1, ["feature_ale", "output", "ale"]),
+        (["output", "z"], "output", ["feature_output", "output", "ale", "heterogeneity"]),
+        (["ale", "z"], "ale", ["feature_ale", "output", "ale", "heterogeneity"]),
+        (["x", "z"], "x", ["x", "output", "ale", "heterogeneity"]),
+        ([0, 1], 0, [0, "output", "ale", "heterogeneity"]),
+        ([("a", "b"), ("c", "d")], 0, [("a", "b"), "output", "ale", "heterogeneity"]),
+        ([("output",), "ale"], 1, ["feature_ale", "output", "ale", "heterogeneity"]),
+        (["heterogeneity", "z"], "heterogeneity", ["feature_heterogeneity", "output", "ale", "heterogeneity"]),
     ],
 )
 def test_ale_result_to_frame_keeps_the_grid_and_the_effect(names, feature, columns):
@@ -88,10 +89,10 @@ def test_ale_result_to_frame_keeps_the_grid_and_the_effect(names, feature, colum
 @pytest.mark.parametrize(
     ("names", "columns"),
     [
-        (["output", "ale"], ["feature_output", "feature_ale", "output", "ale"]),
-        (["ale", "feature_ale"], ["feature_feature_ale", "feature_ale", "output", "ale"]),
+        (["output", "ale", "heterogeneity"], ["feature_output", "feature_ale", "output", "ale", "heterogeneity"]),
+        (["ale", "feature_ale"], ["feature_feature_ale", "feature_ale", "output", "ale", "heterogeneity"]),
         ([1, "1"], None),
-        ([("a", "b"), ("c", "d")], [("a", "b"), ("c", "d"), "output", "ale"]),
+        ([("a", "b"), ("c", "d")], [("a", "b"), ("c", "d"), "output", "ale", "heterogeneity"]),
     ],
 )
 def test_ale_result_pair_to_frame(names, columns):
@@ -99,7 +100,7 @@ def test_ale_result_pair_to_frame(names, columns):
     pair = (names[0], names[1]) if columns is not None else (1, "1")
     if columns is None:  # labels 1 and "1" are different columns
         X = pd.DataFrame({1: X.iloc[:, 0], "1": X.iloc[:, 1]})
-        columns = [1, "1", "output", "ale"]
+        columns = [1, "1", "output", "ale", "heterogeneity"]
     res = pyale.ale(_additive(X), X, pair, n_intervals=3)
     frame = res.to_frame()
     assert list(frame.columns) == columns
@@ -113,7 +114,7 @@ def test_ale_result_categorical_named_ale_keeps_its_levels():
     X = pd.DataFrame({"ale": list("abcab") * 8, "x": np.arange(40.0)})
     res = pyale.ale(lambda d: d["x"] + (d["ale"] == "b") * 2.0, X, "ale")
     frame = res.to_frame()
-    assert list(frame.columns) == ["feature_ale", "output", "ale"]
+    assert list(frame.columns) == ["feature_ale", "output", "ale", "heterogeneity"]
     assert frame["feature_ale"].tolist() == list(res.grid[0])
     assert frame["ale"].to_numpy(float).dtype == float
     assert_array_equal(frame["ale"].to_numpy(float), res.effects[:, 0])

@@ -14,9 +14,14 @@ from typing import Callable
 
 import numpy as np
 
+from .._rbase import r_seq
+from .._rbase.weighted import weighted_sample, weighted_type1_positions
 from .grid import aleplot_edges, iml_edges
 
-__all__ = ["Convention", "CONVENTIONS"]
+__all__ = ["Convention", "CONVENTIONS", "weighted_edges"]
+
+#: Beyond this many intervals per row (with weights) pyale refuses rather than build the probabilities.
+_MAX_INTERVALS_PER_ROW = 16
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,58 @@ class Convention:
     def describe(self) -> dict:
         """Row name -> text, for the documentation's conventions table."""
         return dict(self.rules)
+
+    def probabilities(self, n_intervals: int) -> tuple[np.ndarray, bool]:
+        """The grid's probability vector as R builds it, and whether the minimum is prepended."""
+        if self.name == "iml":
+            return r_seq(0.0, 1.0, n_intervals + 1), False
+        return r_seq(1.0 / n_intervals, 1.0, n_intervals), True
+
+
+def weighted_edges(
+    convention: Convention, values: np.ndarray, weights: np.ndarray, n_intervals: int, *,
+    integer: bool = False, label: str = "the feature",
+) -> np.ndarray:
+    """The convention's interval edges for frequency-weighted rows.
+
+    Type-1 quantiles of the weighted sample (the smallest value whose
+    cumulative weight reaches ``N * p``, ``N`` the total weight; see
+    :mod:`pyale._rbase.weighted`): for integer weights exactly the edges of
+    the rows repeated that many times.  Rows with weight 0 take no part.
+
+    Like the unweighted rules, an ``n_intervals`` so large that every value
+    becomes an edge gives the distinct values without building ``K``
+    probabilities: every value's cumulative-weight range (at least the
+    smallest weight ``w``) then holds a probability point when the points'
+    spacing ``N / K`` is at most ``w / 2`` and the rounding of ``N p`` and of
+    the cumulative sums stays below ``w / 4``.  Between ``16`` intervals per
+    row and that size, the request is refused.
+    """
+    sorted_values, cumulative = weighted_sample(values, weights)
+    n = sorted_values.shape[0]
+    total = float(cumulative[-1])
+    smallest = float(np.min(np.asarray(weights, dtype=float)[np.asarray(weights) > 0]))
+    ratio = total / smallest
+    if n_intervals >= 2 * ratio and 4 * (8 + n) * ratio < 2**53:
+        edges = np.unique(sorted_values)
+    elif n_intervals > _MAX_INTERVALS_PER_ROW * n:
+        limit = _MAX_INTERVALS_PER_ROW * n
+        raise ValueError(
+            f"n_intervals={n_intervals!r} for {label} with sample_weight asks for more than "
+            f"{_MAX_INTERVALS_PER_ROW} intervals per row ({n} rows with a positive weight), and the "
+            f"weights are too uneven for every value to be an edge (that needs at least "
+            f"{int(np.ceil(2 * ratio))}). Use at most {limit}."
+        )
+    else:
+        probs, prepend = convention.probabilities(n_intervals)
+        positions = weighted_type1_positions(cumulative, probs)
+        edges = sorted_values[positions]
+        if prepend:
+            edges = np.concatenate(([sorted_values[0]], edges))
+        if integer and convention.name == "iml":
+            edges = np.round(edges)
+        edges = np.unique(edges)
+    return edges
 
 
 def _aleplot(values, n_intervals, integer=False):

@@ -180,11 +180,27 @@ def _sd(sums: GroupSums) -> np.ndarray | None:
         return np.where(w > 0, np.sqrt(np.maximum(sums.spread, 0.0) / np.where(w > 0, w, 1.0)), np.nan)
 
 
-def _replicate_local(sums: GroupSums) -> np.ndarray | None:
+def _replicate_local(sums: GroupSums, full: np.ndarray) -> np.ndarray | None:
+    """Replicates' local means; a group no drawn row falls into keeps the full data's mean."""
     if sums.replicate_total is None:
         return None
     local = accumulate.local_means(sums.replicate_total, sums.replicate_weight)
-    return np.where(np.isnan(local), 0.0, local)  # no drawn row: the interval contributes 0
+    return np.where(np.isnan(local), full, local)
+
+
+def _replicate_weights(replicate: np.ndarray, full: np.ndarray) -> np.ndarray:
+    """Replicates' cell weights for centring a pair, a row or column without any drawn row
+    taking the full data's weights (its first-order step is otherwise undefined)."""
+    out = np.array(replicate, copy=True)
+    empty_rows = out.sum(axis=-1) == 0  # (B, n1)
+    if empty_rows.any():
+        b, i = np.nonzero(empty_rows)
+        out[b, i, :] = full[i, :]
+    empty_columns = out.sum(axis=-2) == 0  # (B, n2)
+    if empty_columns.any():
+        b, j = np.nonzero(empty_columns)
+        out[b, :, j] = full[:, j].T
+    return out
 
 
 def finish(plan: Plan, sums: dict) -> Estimate:
@@ -204,7 +220,7 @@ def finish(plan: Plan, sums: dict) -> Estimate:
         centre_sums = local_sums if kind == "numeric" else sums["centre"]
         centre = accumulate.numeric_centre if kind == "numeric" else accumulate.level_centre
         effects = centre(curve, centre_sums.weight)
-        rep_local = _replicate_local(local_sums)
+        rep_local = _replicate_local(local_sums, local)
         if rep_local is not None:
             replicate_counts = centre_sums.replicate_weight
             replicates = centre(accumulate.main_curve(rep_local), replicate_counts)
@@ -236,7 +252,8 @@ def finish(plan: Plan, sums: dict) -> Estimate:
         rep_means = accumulate.local_means(local_sums.replicate_total, local_sums.replicate_weight)
         rep_filled = accumulate.fill(rep_means.reshape((B,) + shape + (m,)), (coord1, coord2), row_major)
         replicate_counts = centre_sums.replicate_weight.reshape((B,) + centre_shape)
-        replicates = surface(rep_filled, replicate_counts)
+        weights = _replicate_weights(replicate_counts, centre_sums.weight.reshape(centre_shape))
+        replicates = surface(rep_filled, weights)
     counts = _counts(centre_sums).reshape(centre_shape)
     sd = None if sd is None else sd.reshape(shape + (m,))
     require_finite_effects(effects, plan.purpose)

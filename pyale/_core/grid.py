@@ -170,6 +170,7 @@ def resolve_level_order(
     failure: str = "R's ALEPlot stops with an error here",
     hint: str = "; pass level_order= to choose another",
     stacklevel: int = 3,
+    weights: np.ndarray | None = None,
 ) -> np.ndarray:
     """Indices into ``feature.levels`` from lowest to highest.
 
@@ -177,7 +178,9 @@ def resolve_level_order(
     the levels are ordered by similarity of the other columns (classical MDS,
     as ALEPlot 1.1 and iml 0.11.4's ``order_levels``), falling back to the
     given order, with a warning, when all levels look alike (R fails there:
-    ``failure`` says how).
+    ``failure`` says how).  With frequency ``weights`` (all positive) the
+    distributions compared are the weighted ones (see
+    :func:`~pyale._core.levels.level_distances`).
     """
     n_levels = len(feature.levels)
     if requested is not None:
@@ -185,7 +188,7 @@ def resolve_level_order(
     if feature.ordered:
         return np.arange(n_levels, dtype=np.int64)
     covariates = [read_covariate(X[name]) for name in X.columns if name != feature.name]
-    order = mds_level_order(level_distances(feature.codes, n_levels, covariates))
+    order = mds_level_order(level_distances(feature.codes, n_levels, covariates, weights=weights))
     if order is None:
         warnings.warn(
             f"The levels of column {feature.name!r} cannot be ordered by similarity: "

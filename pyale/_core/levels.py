@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._rbase import cmdscale_1d, ecdf_at, quantile_type7, r_seq, stable_order
+from .._rbase.weighted import weighted_ecdf_at, weighted_quantile_type7, weighted_sample
 
 __all__ = ["Covariate", "level_distances", "mds_level_order"]
 
@@ -45,15 +46,18 @@ class Covariate:
 _BLOCK_ELEMENTS = 1 << 20
 
 
-def _level_ecdfs(codes: np.ndarray, values: np.ndarray, n_levels: int, probes: np.ndarray, name) -> np.ndarray:
+def _level_ecdfs(codes: np.ndarray, values: np.ndarray, n_levels: int, probes: np.ndarray, name,
+                 weights: np.ndarray | None = None) -> np.ndarray:
     """ECDF of ``values`` within each level, at ``probes``: ``(n_levels, len(probes))``.
 
     One sort by (level, value); each level's values are then a sorted slice,
     counted at the probes by binary search.  The same doubles as
-    :func:`~pyale._rbase.ecdf_at` on each level's sample.
+    :func:`~pyale._rbase.ecdf_at` on each level's sample (weighted ECDFs
+    with ``weights``).
     """
     order = np.lexsort((values, codes))
     ordered = values[order]
+    ordered_weights = None if weights is None else weights[order]
     sizes = np.bincount(codes, minlength=n_levels)
     if not sizes.all():
         raise ValueError(
@@ -63,7 +67,10 @@ def _level_ecdfs(codes: np.ndarray, values: np.ndarray, n_levels: int, probes: n
     stops = np.cumsum(sizes)
     ecdfs = np.empty((n_levels, probes.shape[0]))
     for level, (start, stop) in enumerate(zip((stops - sizes).tolist(), stops.tolist())):
-        ecdfs[level] = ecdf_at(ordered[start:stop], probes, presorted=True)
+        if ordered_weights is None:
+            ecdfs[level] = ecdf_at(ordered[start:stop], probes, presorted=True)
+        else:
+            ecdfs[level] = weighted_ecdf_at(ordered[start:stop], np.cumsum(ordered_weights[start:stop]), probes)
     return ecdfs
 
 
@@ -78,18 +85,22 @@ def _max_abs_differences(rows: np.ndarray) -> np.ndarray:
     return out
 
 
-def _numeric_distance(codes: np.ndarray, n_levels: int, covariate: Covariate) -> np.ndarray:
+def _numeric_distance(codes: np.ndarray, n_levels: int, covariate: Covariate, weights=None) -> np.ndarray:
     values = covariate.values
     present = ~np.isnan(values)
     if not present.any():
         return np.zeros((n_levels, n_levels))
-    probes = quantile_type7(values[present], _PROBE_PROBS)
-    ecdfs = _level_ecdfs(codes[present], values[present], n_levels, probes, covariate.name)
+    if weights is None:
+        probes = quantile_type7(values[present], _PROBE_PROBS)
+        ecdfs = _level_ecdfs(codes[present], values[present], n_levels, probes, covariate.name)
+    else:
+        probes = weighted_quantile_type7(*weighted_sample(values[present], weights[present]), _PROBE_PROBS)
+        ecdfs = _level_ecdfs(codes[present], values[present], n_levels, probes, covariate.name, weights[present])
     return _max_abs_differences(ecdfs)
 
 
 def _categorical_distance(
-    codes: np.ndarray, n_levels: int, level_sizes: np.ndarray, covariate: Covariate
+    codes: np.ndarray, n_levels: int, level_sizes: np.ndarray, covariate: Covariate, weights=None
 ) -> np.ndarray:
     """Half the L1 distance between the levels' relative frequency tables.
 
@@ -104,7 +115,8 @@ def _categorical_distance(
     other = covariate.values
     present = other >= 0
     width = max(covariate.n_levels, 1)
-    table = np.bincount(codes[present] * width + other[present], minlength=n_levels * width)
+    table = np.bincount(codes[present] * width + other[present], minlength=n_levels * width,
+                        weights=None if weights is None else weights[present])
     table = table.reshape(n_levels, width)
     used = np.flatnonzero(table.any(axis=0))
     shares = table[:, used] / level_sizes[:, None]  # R: table(...) / x.count
@@ -126,7 +138,7 @@ def _sequential_l1(shares: np.ndarray) -> np.ndarray:
 
 
 def level_distances(
-    codes: np.ndarray, n_levels: int, covariates: list[Covariate]
+    codes: np.ndarray, n_levels: int, covariates: list[Covariate], *, weights: np.ndarray | None = None
 ) -> np.ndarray:
     """Summed dissimilarity between every pair of levels.
 
@@ -138,6 +150,10 @@ def level_distances(
         Number of levels.
     covariates : list of Covariate
         The other columns, in column order.
+    weights : numpy.ndarray, optional
+        Positive frequency weights of the rows: ECDFs, probes (type-7
+        quantiles) and frequency tables of the weighted sample, which for
+        integer weights equal those of the rows repeated.
 
     Returns
     -------
@@ -151,13 +167,13 @@ def level_distances(
     ``sum``/``rowSums`` do.  Missing values in a covariate are left out, as
     R's ``na.rm = TRUE``, ``ecdf`` and ``table`` do.
     """
-    level_sizes = np.bincount(codes, minlength=n_levels).astype(float)
+    level_sizes = np.bincount(codes, minlength=n_levels, weights=weights).astype(float)
     total = np.zeros((n_levels, n_levels))
     for covariate in covariates:
         if covariate.categorical:
-            total = total + _categorical_distance(codes, n_levels, level_sizes, covariate)
+            total = total + _categorical_distance(codes, n_levels, level_sizes, covariate, weights)
         else:
-            total = total + _numeric_distance(codes, n_levels, covariate)
+            total = total + _numeric_distance(codes, n_levels, covariate, weights)
     np.fill_diagonal(total, 0.0)
     return total
 

@@ -122,9 +122,15 @@ def group_sums(
             sums = np.bincount(groups, weights=column, minlength=size)[:n_groups]
             total[:, j] = sums
             if spread:
+                # Deviations from each group's first value, then from their mean: a group
+                # whose values are all equal gets exactly 0.
+                reference = np.zeros(size)
+                reference[groups[::-1]] = values[::-1, j]
+                shifted = values[:, j] - reference.take(groups)
                 mean = np.zeros(size)
-                mean[:n_groups] = sums / safe
-                deviation = values[:, j] - mean.take(groups)
+                weighted = shifted if w is None else shifted * w
+                mean[:n_groups] = np.bincount(groups, weights=weighted, minlength=size)[:n_groups] / safe
+                deviation = shifted - mean.take(groups)
                 np.multiply(deviation, deviation, out=deviation)
                 if w is not None:
                     deviation *= w

@@ -1,0 +1,156 @@
+"""``pyale.model_bootstrap``: ALE bands that include the model's own uncertainty.
+
+A data bootstrap (``ale(..., n_bootstrap=)``) keeps the fitted model and
+resamples the rows it is explained on.  Here the model is refitted on every
+resample, and each refit is explained on the full data with the full data's
+grid, so the band shows how much the effect would change had the model been
+trained on another sample from the same population.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import numpy as np
+
+from ._api import _CONVENTIONS, _Job, _Normalisers, _output_names, _result  # noqa: F401
+from ._checks import check_int, check_random_state
+from ._core.calls import PredictionError
+from ._result_list import ALEResults
+
+__all__ = ["model_bootstrap"]
+
+_CALLER = "model_bootstrap"
+
+
+def model_bootstrap(
+    fit: Callable,
+    X,
+    y,
+    features: object,
+    *,
+    n_bootstrap: int = 100,
+    random_state: object = None,
+    n_jobs: int = 1,
+    conventions: str = "aleplot",
+    n_intervals: int | None = None,
+    grid: Sequence | None = None,
+    response: object | None = None,
+    level_order: Sequence | None = None,
+    ci_level: float = 0.95,
+    sample_weight: Sequence | None = None,
+    max_rows_per_call: int | None = None,
+    feature_names: Sequence | None = None,
+):
+    """ALE with bootstrap bands from refitting the model on resampled rows.
+
+    Parameters
+    ----------
+    fit : callable
+        ``fit(X_rows, y_rows) -> model``: trains a fresh model on the given
+        rows (a DataFrame with X's columns, and the matching ``y`` values as
+        a NumPy array) and returns it fitted; anything :func:`pyale.ale`
+        accepts as a model.  It must not modify its inputs.
+    X : pandas.DataFrame, polars.DataFrame, pyarrow.Table or numpy.ndarray
+        The training data, on which every refit is also explained.
+    y : array-like
+        The training target, one value per row of X.  It is also the
+        response distribution of the normalised statistics (NALED, NALER),
+        when numeric.
+    features : column label, pair of labels, or list of those
+        As for :func:`pyale.ale`.
+    n_bootstrap : int, default 100
+        Number of refits.
+    random_state : None, int, numpy.random.Generator or SeedSequence
+        Seed of the resamples.
+    n_jobs : int, default 1
+        Refits in parallel with joblib (``-1``: every core).  Results do not
+        depend on it.
+    conventions, n_intervals, grid, response, level_order, ci_level, sample_weight, max_rows_per_call, feature_names
+        As for :func:`pyale.ale`.  With ``sample_weight`` the rows are
+        resampled with probabilities proportional to the weights (the refits
+        see unweighted resampled rows) and the effects are weighted.
+
+    Returns
+    -------
+    ALEResult or ALEResults
+        ``effects`` of the model fitted on all rows, ``replicates`` of every
+        refit (explained on the full data, with the full data's grid and
+        level order), the percentile band ``ci_low``/``ci_high``, and
+        statistics with intervals; ``bootstrap`` is ``"model"``.
+
+    Notes
+    -----
+    This band covers the variability of the *fitted model* across training
+    samples of the same size (with the ALE's own data held fixed); a data
+    bootstrap with a fixed model (``ale(..., n_bootstrap=)``) covers only the
+    sampling of the rows the ALE averages over.  Neither covers a model that
+    is misspecified in the same way on every sample.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> from sklearn.linear_model import LinearRegression
+    >>> rng = np.random.default_rng(0)
+    >>> X = pd.DataFrame({"a": rng.normal(size=200), "b": rng.normal(size=200)})
+    >>> y = 3 * X["a"] + rng.normal(size=200)
+    >>> res = model_bootstrap(lambda Xr, yr: LinearRegression().fit(Xr, yr), X, y, "a",
+    ...                       n_bootstrap=20, random_state=1)
+    >>> res.replicates.shape, res.bootstrap
+    ((20, 41, 1), 'model')
+    """
+    if not callable(fit):
+        raise TypeError(f"The 'fit' parameter of {_CALLER} must be callable as fit(X_rows, y_rows). "
+                        f"Got {type(fit).__name__} instead.")
+    job = _Job(X, features, caller_name=_CALLER, conventions=conventions, n_intervals=n_intervals, grid=grid,
+               level_order=level_order, max_rows_per_call=max_rows_per_call, feature_names=feature_names,
+               sample_weight=sample_weight, ci_level=ci_level, y=y)
+    n_bootstrap = check_int(n_bootstrap, param="n_bootstrap", caller=_CALLER, minimum=1)
+    n_jobs = check_int(n_jobs, param="n_jobs", caller=_CALLER, minimum=-(2**31)) if n_jobs != -1 else -1
+    if n_jobs == 0:
+        raise ValueError(f"The 'n_jobs' parameter of {_CALLER} must be a positive int or -1. Got 0 instead.")
+    random_state = check_random_state(random_state, caller=_CALLER)
+    target = np.asarray(y)
+    if job.kept is not None:
+        target = target[job.kept]
+    full_model = _fitted(fit, job.X, target, "all rows")
+    adapter, caller = job.caller_for(full_model, response)
+    estimates = job.estimate(caller, full_model)
+    outputs = _output_names(adapter, caller)
+    draws = job.draws(n_bootstrap, random_state)
+    counts = draws.counts(0, job.X.shape[0], weights=job.weights if draws.weighted else None).astype(np.int64)
+
+    def refit(b: int):
+        rows = np.repeat(np.arange(job.X.shape[0]), counts[b])
+        model = _fitted(fit, job.X.iloc[rows], target[rows], f"resample {b}")
+        _, refit_caller = job.caller_for(model, response)
+        return [est.effects for est in job.estimate(refit_caller, model)]
+
+    if n_jobs == 1:
+        replicate_effects = [refit(b) for b in range(n_bootstrap)]
+    else:
+        from joblib import Parallel, delayed
+
+        replicate_effects = Parallel(n_jobs=n_jobs)(delayed(refit)(b) for b in range(n_bootstrap))
+    numeric_target = target.dtype.kind in "biuf"
+    normaliser = _Normalisers(caller, job.X, job.weights, target.astype(float) if numeric_target else None,
+                              len(outputs))
+    results = []
+    for index, ((names, kind, plan), est) in enumerate(zip(job.planned, estimates)):
+        result = _result(names, kind, plan, est, outputs, job.conventions, normaliser)
+        replicates = np.stack([effects[index] for effects in replicate_effects])
+        replicate_counts = np.broadcast_to(est.counts, (n_bootstrap,) + est.counts.shape)
+        results.append(result._with_bootstrap(replicates, replicate_counts, job.ci_level, "model"))
+    return ALEResults(results) if job.many else results[0]
+
+
+def _fitted(fit, X_rows, y_rows, which: str):
+    try:
+        model = fit(X_rows, y_rows)
+    except Exception as exc:
+        raise PredictionError(
+            f"fit raised {type(exc).__name__} while training on {which} ({X_rows.shape[0]} rows): {exc}"
+        ) from exc
+    if model is None:
+        raise TypeError(f"fit must return the fitted model; it returned None (training on {which}).")
+    return model
