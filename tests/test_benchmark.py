@@ -60,3 +60,18 @@ def test_bounded_benchmark_runs_small_and_writes_its_section(tmp_path):
     text = fresh.read_text()
     assert text.startswith("# Performance\n\nexisting\n") and "## Bounded cost" in text
     assert text.count(bench_bounded.BEGIN) == 1 and "ale, K = 10**12" in text
+
+
+def test_uncertainty_benchmark_writes_its_section(tmp_path):
+    pytest.importorskip("sklearn")
+    import bench_uncertainty
+
+    out = tmp_path / "performance.md"
+    out.write_text("# Title\n\nkept\n")
+    assert bench_uncertainty.main(["--n", "800", "--replicates", "20", "--repeats", "1", "--out", str(out)]) == 0
+    text = out.read_text()
+    assert text.startswith("# Title\n\nkept\n") and bench_uncertainty.BEGIN in text and bench_uncertainty.END in text
+    assert "| with `n_bootstrap=20` |" in text
+    first = text
+    assert bench_uncertainty.main(["--n", "800", "--replicates", "20", "--repeats", "1", "--out", str(out)]) == 0
+    assert out.read_text().count(bench_uncertainty.BEGIN) == 1 and len(out.read_text()) > len(first) - 200
