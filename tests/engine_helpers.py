@@ -1,0 +1,54 @@
+"""Test helpers for engines: an engine over explicit blocks, and plain references."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from pyale._engines import Engine, add_results
+
+
+class BlockEngine(Engine):
+    """A pandas frame cut into given blocks, answered as a distributed engine would.
+
+    ``in_memory`` is False, so the summaries take their distributed paths;
+    block results are combined in a shuffled tree (``seed``) to show that
+    nothing depends on the order of combination.
+    """
+
+    def __init__(self, frame: pd.DataFrame, sizes, *, seed: int = 0):
+        sizes = list(sizes)
+        assert sum(sizes) == frame.shape[0]
+        self.frame = frame
+        self.n_rows = frame.shape[0]
+        self.columns = frame.columns
+        self.dtypes = frame.dtypes
+        self.starts = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(int).tolist()
+        self.sizes = sizes
+        self.rng = np.random.default_rng(seed)
+        self.passes = 0
+
+    def map_reduce(self, func, combine=add_results):
+        self.passes += 1
+        parts = [
+            func(self.frame.iloc[start : start + size], start)
+            for start, size in zip(self.starts, self.sizes)
+        ]
+        while len(parts) > 1:
+            i = int(self.rng.integers(0, len(parts) - 1))
+            parts[i : i + 2] = [combine(parts[i], parts[i + 1])]
+        return parts[0] if parts else None
+
+
+def random_sizes(rng, n: int, *, max_blocks: int = 8) -> list[int]:
+    """Block sizes summing to ``n``, with empty blocks and blocks of one row now and then."""
+    k = int(rng.integers(1, max_blocks + 1))
+    cuts = np.sort(rng.integers(0, n + 1, size=k - 1))
+    sizes = np.diff(np.concatenate(([0], cuts, [n]))).tolist()
+    if rng.random() < 0.3:
+        sizes.insert(int(rng.integers(0, len(sizes) + 1)), 0)
+    return sizes
+
+
+def one_row_blocks(n: int) -> list[int]:
+    return [1] * n
