@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from numpy.testing import assert_array_equal
+
 from pyale._engines import Engine, add_results
 
 
@@ -52,3 +54,42 @@ def random_sizes(rng, n: int, *, max_blocks: int = 8) -> list[int]:
 
 def one_row_blocks(n: int) -> list[int]:
     return [1] * n
+
+
+def same_values(got: np.ndarray, expected: np.ndarray) -> None:
+    """Identical doubles (a zero's sign may differ, as np.sort leaves it unspecified)."""
+    assert_array_equal(got, expected)
+    nonzero = expected != 0
+    assert_array_equal(np.signbit(got[nonzero]), np.signbit(expected[nonzero]))
+
+
+def distances_from(summary, n_levels: int) -> np.ndarray:
+    """pyale._core.levels's distance, computed from the summaries only."""
+    total = np.zeros((n_levels, n_levels))
+    for cov in summary.covariates:
+        if hasattr(cov, "probes"):
+            if cov.probes is None:
+                continue
+            ecdfs = cov.ecdfs
+            total = total + np.abs(ecdfs[:, None, :] - ecdfs[None, :, :]).max(axis=2)
+        else:
+            shares = cov.table / summary.level_sizes.astype(float)[:, None]
+            diffs = np.abs(shares[:, None, :] - shares[None, :, :]).astype(np.longdouble)
+            total = total + (diffs.sum(axis=2) / 2).astype(float)
+    np.fill_diagonal(total, 0.0)
+    return total
+
+
+def assert_checks_equal(got: dict, expected: dict) -> None:
+    """Two column_checks results agree field by field (dtypes aside)."""
+    assert list(got) == list(expected)
+    for name in expected:
+        a, b = got[name], expected[name]
+        for field in a.__dataclass_fields__:
+            if field == "dtype":
+                continue
+            x, y = getattr(a, field), getattr(b, field)
+            if isinstance(y, np.ndarray):
+                assert_array_equal(x, y, err_msg=f"{name}.{field}")
+            else:
+                assert x == y or (x != x and y != y), f"{name}.{field}: {x!r} != {y!r}"

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_array_equal
 
-from engine_helpers import BlockEngine, one_row_blocks, random_sizes
+from engine_helpers import BlockEngine, distances_from, one_row_blocks, random_sizes, same_values
 from pyale import _rbase
 from pyale._core.features import read_covariate, read_feature
 from pyale._core.levels import level_distances
@@ -42,13 +42,6 @@ SPECIAL = [0.0, -0.0, 5e-324, -5e-324, 2.2250738585072014e-308, 1.79769313486231
 
 def sorted_finite(x: np.ndarray) -> np.ndarray:
     return np.sort(x[np.isfinite(x)])
-
-
-def same_values(got: np.ndarray, expected: np.ndarray) -> None:
-    """Identical doubles (a zero's sign may differ, as np.sort leaves it unspecified)."""
-    assert_array_equal(got, expected)
-    nonzero = expected != 0
-    assert_array_equal(np.signbit(got[nonzero]), np.signbit(expected[nonzero]))
 
 
 def engines(frame: pd.DataFrame, rng):
@@ -311,23 +304,6 @@ def test_column_checks_of_an_all_missing_and_an_empty_frame():
 
 
 # --- level ordering ----------------------------------------------------------------------
-
-
-def distances_from(summary, n_levels: int) -> np.ndarray:
-    """pyale._core.levels's distance, computed from the summaries only."""
-    total = np.zeros((n_levels, n_levels))
-    for cov in summary.covariates:
-        if hasattr(cov, "probes"):
-            if cov.probes is None:
-                continue
-            ecdfs = cov.ecdfs
-            total = total + np.abs(ecdfs[:, None, :] - ecdfs[None, :, :]).max(axis=2)
-        else:
-            shares = cov.table / summary.level_sizes.astype(float)[:, None]
-            diffs = np.abs(shares[:, None, :] - shares[None, :, :]).astype(np.longdouble)
-            total = total + (diffs.sum(axis=2) / 2).astype(float)
-    np.fill_diagonal(total, 0.0)
-    return total
 
 
 def level_frame(rng, n: int) -> pd.DataFrame:

@@ -245,7 +245,8 @@ def _tally_levels(tally: _Tally, series: pd.Series, offset: int, weights) -> Non
         tally.first_missing = (offset + int(np.argmax(missing)), None)
     if isinstance(series.dtype, pd.CategoricalDtype):
         categories = tuple(series.dtype.categories.tolist())
-        tally.categories = {offset: categories}
+        if series.shape[0]:  # concatenating partitions skips empty ones (and their categories)
+            tally.categories = {offset: categories}
         codes = np.asarray(series.array.codes, dtype=np.int64)
         present = codes >= 0
         counts = np.bincount(codes[present], minlength=len(categories))
@@ -330,7 +331,11 @@ def _finish(name, dtype, tally: _Tally | None, weighted: bool) -> ColumnCheck:
 
 
 def _categories_in_order(dtype: pd.CategoricalDtype, tally: _Tally) -> tuple:
-    """Known categories as the dtype has them; unknown ones (Dask) united in block order."""
+    """Known categories as the dtype has them; unknown ones (Dask) united in block order.
+
+    The union is the one ``ddf.compute()`` makes: categories of non-empty
+    partitions in partition order, each new one appended where first seen.
+    """
     if not _unknown_categories(dtype):
         return tuple(dtype.categories.tolist())
     seen: dict = {}
