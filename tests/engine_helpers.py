@@ -14,6 +14,7 @@ class BlockEngine(Engine):
     """A pandas frame cut into given blocks, answered as a distributed engine would.
 
     ``in_memory`` is False, so the summaries take their distributed paths;
+    blocks hold only the columns a ``columns`` hint names;
     block results are combined in a shuffled tree (``seed``) to show that
     nothing depends on the order of combination.
     """
@@ -30,10 +31,11 @@ class BlockEngine(Engine):
         self.rng = np.random.default_rng(seed)
         self.passes = 0
 
-    def map_reduce(self, func, combine=add_results):
+    def map_reduce(self, func, combine=add_results, *, columns=None):
         self.passes += 1
+        frame = self.frame if columns is None else self.frame[list(columns)]  # a wrong hint fails
         parts = [
-            func(self.frame.iloc[start : start + size], start)
+            func(frame.iloc[start : start + size], start)
             for start, size in zip(self.starts, self.sizes)
         ]
         while len(parts) > 1:

@@ -34,7 +34,7 @@ from pyale._engines import (
     quantiles_type1,
     quantiles_type7,
 )
-from pyale._engines.selection import float_keys, float_of_key, key_of
+from pyale._engines.cellmaps import CellMap, float_keys, float_of_key, key_of
 
 SPECIAL = [0.0, -0.0, 5e-324, -5e-324, 2.2250738585072014e-308, 1.7976931348623157e308,
            -1.7976931348623157e308, 1.0, -1.0, 1e-300, 1e300]
@@ -68,6 +68,35 @@ def test_keys_preserve_order_and_round_trip():
     for value in values:
         back = float_of_key(key_of(value))
         assert back == value and np.signbit(back) == np.signbit(value)
+
+
+@settings(max_examples=200, deadline=None, database=None)
+@given(
+    ends=st.lists(st.one_of(st.floats(allow_nan=False, allow_infinity=False), st.sampled_from(SPECIAL)), min_size=2, max_size=2),
+    bits=st.integers(2, 16),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_cell_maps_are_monotone_and_know_where_each_cell_starts(ends, bits, seed):
+    low, high = sorted(key_of(v) for v in ends)
+    if low == high:
+        return
+    cell_map = CellMap.over(low, high, bits)
+    rng = np.random.default_rng(seed)
+    sampled = [low + int(f * (high - low)) for f in rng.random(200)]
+    sampled += [low + int(d) for d in rng.integers(0, 1000, size=50) if low + int(d) <= high]
+    keys = np.unique(np.array([low, high, *sampled], dtype=np.uint64))
+    values = np.array([float_of_key(int(k)) for k in keys])
+    cells = cell_map.cells(values, keys)
+    assert np.all(np.diff(cells) >= 0) and cells.min() >= 0 and cells.max() < cell_map.n_cells
+    wanted = np.unique(cells)
+    for cell, first in zip(wanted, cell_map.first_keys(wanted)):
+        first = int(first)
+        assert low <= first <= high
+        at = np.array([first], dtype=np.uint64)
+        assert cell_map.cells(np.array([float_of_key(first)]), at)[0] >= cell
+        if first > low:
+            before = np.array([first - 1], dtype=np.uint64)
+            assert cell_map.cells(np.array([float_of_key(first - 1)]), before)[0] < cell
 
 
 # --- order statistics --------------------------------------------------------------------
@@ -120,7 +149,7 @@ def test_order_statistics_equal_a_full_sort(kind, tuning):
             same_values(got, expected_sorted[positions])
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     values=st.lists(
         st.one_of(

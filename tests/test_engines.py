@@ -315,6 +315,8 @@ def test_spark_dtypes_are_those_of_to_pandas(spark):
 
     seen = engine.map_reduce(dtypes, combine=lambda a, b: {k: a[k] | b[k] for k in a})
     assert seen == {name: {str(dtype)} for name, dtype in computed.dtypes.items()}
+    doubles = SparkEngine(sdf.select("g"))  # no integer or boolean column
+    assert doubles.n_rows == 2 and doubles.dtypes["g"] == np.float64
 
 
 def test_spark_refuses_an_unpicklable_model(spark):

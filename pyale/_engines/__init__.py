@@ -8,7 +8,7 @@ in the data's global order and the 0-based position of its first row, so a
 computation that depends on a row's position (bootstrap resampling) gives
 the same numbers on every engine.
 
-The summaries (:mod:`.summaries`, :mod:`.level_summaries`) are built on
+The summaries (:mod:`.summaries`, :mod:`.quantiles`, :mod:`.level_summaries`) are built on
 ``map_reduce`` alone: exact column checks, order statistics and the level
 ordering's counts, identical on every engine.  The Dask and Spark engines
 are imported only when such a data frame is passed.
@@ -17,15 +17,14 @@ are imported only when such a data frame is passed.
 from .base import Engine, add_results, as_engine
 from .level_summaries import LevelOrderSummary, level_order_summaries
 from .pandas import PandasEngine
-from .summaries import (
-    ColumnCheck,
-    column_checks,
+from .quantiles import (
     order_statistics,
     order_statistics_of,
     quantiles_type1,
     quantiles_type7,
     quantiles_type7_of,
 )
+from .summaries import ColumnCheck, column_checks
 
 __all__ = [
     "Engine",

@@ -6,7 +6,8 @@ divisions play no part).  The partitions' lengths are computed once, in
 one pass, and give each partition its global offset.
 
 ``map_reduce`` builds one task per partition that applies the function to
-the partition's pandas frame, and adds the small results in a tree of tasks
+the partition's pandas frame (read with only the columns the function names,
+when it names them), and adds the small results in a tree of tasks
 (at most :data:`FAN_IN` results per task), so only those results travel and
 the client receives one.  With a scheduler whose workers are other
 processes (``distributed``, or ``scheduler="processes"``), the function,
@@ -25,7 +26,7 @@ partitions in partition order, the order ``ddf.compute()`` gives them.
 from __future__ import annotations
 
 import uuid
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -83,10 +84,17 @@ class DaskEngine(Engine):
         if self._lengths is None:
             import dask
 
-            parts = [dask.delayed(_length)(part) for part in self.ddf.to_delayed()]
+            parts = [dask.delayed(_length)(part) for part in self._projected(self.columns[:1]).to_delayed()]
             (lengths,) = dask.compute(parts, scheduler=self.scheduler)
             self._lengths = np.asarray(lengths, dtype=np.int64)
         return self._lengths
+
+    def _projected(self, columns):
+        """The data with only ``columns`` (same partitions, same rows)."""
+        if columns is None or len(columns) == 0 or len(columns) == len(self.columns):
+            return self.ddf
+        wanted = set(columns)
+        return self.ddf[[c for c in self.columns if c in wanted]]
 
     @property
     def n_rows(self) -> int:
@@ -105,6 +113,8 @@ class DaskEngine(Engine):
         self,
         func: Callable[[pd.DataFrame, int], Any],
         combine: Callable[[Any, Any], Any] = add_results,
+        *,
+        columns: Sequence | None = None,
     ) -> Any:
         import dask
 
@@ -118,7 +128,7 @@ class DaskEngine(Engine):
         apply_task = dask.delayed(apply, pure=False)
         parts = [
             apply_task(*head, part, int(offset), dask_key_name=f"pyale-block-{token}-{i}")
-            for i, (part, offset) in enumerate(zip(self.ddf.to_delayed(), offsets))
+            for i, (part, offset) in enumerate(zip(self._projected(columns).to_delayed(), offsets))
         ]
         if not parts:
             return None

@@ -30,7 +30,8 @@ import pandas as pd
 from .._rbase import r_seq
 from .base import Engine
 from .columns import NUMBER_KINDS, level_codes, numeric_values
-from .summaries import column_checks, quantiles_type7_of
+from .quantiles import quantiles_type7_of
+from .summaries import column_checks
 
 __all__ = [
     "PROBE_PROBS",
@@ -221,7 +222,9 @@ def level_order_summaries(
             numeric=numeric,
             categorical=categorical,
             weight=weight,
-        )
+        ),
+        columns=[feature, *numeric_names, *(name for name, _ in categorical)]
+        + ([] if weight is None else [weight]),
     )
     n_levels = len(levels)
     zero = np.zeros if weight is not None else functools.partial(np.zeros, dtype=np.int64)

@@ -1,23 +1,17 @@
 """Exact order statistics of columns that live in blocks, by histogram refinement.
 
-The sample of a column is its finite values.  Each value is mapped to an
-integer *key*, its IEEE-754 bit pattern made order-preserving (flip every
-bit of a negative number, only the sign bit of a positive one).  Distinct
-floats get distinct keys, a smaller float a smaller key (-0.0 just below
-+0.0), and every step is integer arithmetic: nothing can round, overflow
-(``max - min`` near 1.8e308) or lose resolution (subnormals).
+The sample of a column is its finite values.  With ``n`` of them and the
+keys (:mod:`pyale._engines.cellmaps`) of the minimum and maximum known from
+the column checks, the passes over the blocks are:
 
-With ``n`` finite values, ``lo``/``hi`` the keys of the minimum and maximum
-(known from the column checks), the passes over the blocks are:
-
-1. *histogram*: count the values per cell ``(key - lo) >> shift`` (at most
-   ``2**cell_bits`` cells); the cumulative counts say which cell holds each
-   wanted position and how many values lie below it;
+1. *histogram*: count the values per cell of a monotone map of the whole
+   range (at most ``2**cell_bits`` cells, equal width in value); the
+   cumulative counts say which cell holds each wanted position and how many
+   values lie below it, and bisection gives each such cell's exact key range;
 2. *gather* the values of the cells that hold wanted positions and sort
    them; a cell holding too many values is histogrammed again instead (its
-   key range shrinks by ``2**cell_bits`` per pass, so a 64-bit key range
-   needs at most five passes), and a cell whose values share one key needs
-   no gathering at all (heavy ties, integers).
+   range shrinks ``2**cell_bits``-fold per pass), and a range whose values
+   share one key needs no gathering at all (heavy ties, integers).
 
 Several columns share every pass.  A sample small enough to gather whole is
 gathered in the first pass.  The answer is ``np.sort(x)[positions]``: exactly
@@ -31,16 +25,15 @@ Spark plan) is an error, not a wrong number.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
+from .cellmaps import TOP, CellMap, float_keys, float_of_key, key_of
 from .columns import numeric_values
 
-__all__ = ["float_keys", "key_of", "float_of_key", "select_order_statistics", "DataChangedError"]
+__all__ = ["select_order_statistics", "DataChangedError", "GATHER_BUDGET", "CELL_BITS"]
 
-_SIGN = np.uint64(1 << 63)
-_TOP = (1 << 64) - 1
 #: Values gathered to the caller per pass, over all columns.
 GATHER_BUDGET = 1 << 20
 #: Cells per histogram pass, over all ranges being refined.
@@ -51,95 +44,108 @@ class DataChangedError(RuntimeError):
     """The blocks answered a later pass with counts that contradict an earlier one."""
 
 
-def float_keys(values: np.ndarray) -> np.ndarray:
-    """Order-preserving uint64 keys of float64 values (NaN must be removed first).
+@dataclass
+class _Answer:
+    """One group's answer from any number of blocks (added block by block).
 
-    Examples
-    --------
-    >>> keys = float_keys(np.array([-np.inf, -1.0, -0.0, 0.0, 5e-324, 1.0, np.inf]))
-    >>> bool(np.all(np.diff(keys.astype(object)) > 0))
-    True
+    ``values``/``which``: gathered values and the index (in the group) of the
+    range each belongs to; ``counts``: the histograms of the group's
+    histogrammed ranges, end to end; ``lows``/``highs``: the smallest and
+    largest key seen per range.
     """
-    values = np.ascontiguousarray(values, dtype=np.float64)
-    mask = (values.view(np.int64) >> np.int64(63)).view(np.uint64)
-    mask |= _SIGN
-    return values.view(np.uint64) ^ mask
 
-
-def key_of(value: float) -> int:
-    """The key of one float, as a Python int."""
-    return int(float_keys(np.array([value]))[0])
-
-
-def float_of_key(key: int) -> float:
-    """The float whose key is ``key``."""
-    bits = key ^ (1 << 63) if key >= (1 << 63) else key ^ _TOP
-    return float(np.array([bits], dtype=np.uint64).view(np.float64)[0])
-
-
-@dataclass
-class _Histogram:
-    """Counts per cell of one key range, and the smallest and largest key seen."""
-
+    values: list
+    which: list
     counts: np.ndarray
-    low: int = _TOP
-    high: int = -1
+    lows: np.ndarray
+    highs: np.ndarray
 
-    def __add__(self, other: "_Histogram") -> "_Histogram":
-        return _Histogram(self.counts + other.counts, min(self.low, other.low), max(self.high, other.high))
-
-
-@dataclass
-class _Gathered:
-    """Values of one key range, from any number of blocks (order unspecified)."""
-
-    parts: list = field(default_factory=list)
-
-    def __add__(self, other: "_Gathered") -> "_Gathered":
-        return _Gathered(self.parts + other.parts)
+    def __add__(self, other: "_Answer") -> "_Answer":
+        return _Answer(
+            self.values + other.values,
+            self.which + other.which,
+            self.counts + other.counts,
+            np.minimum(self.lows, other.lows),
+            np.maximum(self.highs, other.highs),
+        )
 
 
 @dataclass(frozen=True)
-class _Request:
+class _Group:
+    """Ranges of one column that are cells of one parent map (or one whole column).
+
+    Range ``i`` is cell ``cells[i]`` of ``parent`` (``parent`` is None for a
+    group of one range holding the whole column).  Range ``i`` is gathered
+    when ``maps[i]`` is None, else histogrammed over ``maps[i]``'s cells.
+    """
+
     column: object
-    low: int
-    high: int
-    shift: int | None  # None: gather the values
-    whole: bool  # the range holds every finite value of the column
+    parent: CellMap | None
+    parent_whole: bool  # the parent's range holds every finite value of the column
+    cells: tuple
+    maps: tuple
 
-    @property
-    def n_cells(self) -> int:
-        return ((self.high - self.low) >> self.shift) + 1
+    def empty_answer(self) -> _Answer:
+        n = len(self.cells)
+        n_counts = sum(m.n_cells for m in self.maps if m is not None)
+        return _Answer([], [], np.zeros(n_counts, np.int64), np.full(n, TOP, np.uint64), np.zeros(n, np.uint64))
 
 
-def _pass_block(block, offset, requests):
-    """One block's answer to every request of one pass."""
+def _answer_group(group: _Group, values: np.ndarray, keys: np.ndarray) -> _Answer:
+    parent = group.parent
+    if parent is None:
+        which = np.zeros(keys.shape[0], dtype=np.intp)
+    else:
+        if not group.parent_whole:
+            inside = (keys >= np.uint64(parent.low)) & (keys <= np.uint64(parent.high))
+            values, keys = values[inside], keys[inside]
+        table = np.full(parent.n_cells, -1, dtype=np.intp)
+        table[list(group.cells)] = np.arange(len(group.cells))
+        which = table[parent.cells(values, keys)]
+        wanted = which >= 0
+        values, keys, which = values[wanted], keys[wanted], which[wanted]
+    answer = group.empty_answer()
+    gathered = np.array([m is None for m in group.maps])
+    to_gather = gathered[which]
+    if to_gather.any():
+        answer.values.append(values[to_gather])
+        answer.which.append(which[to_gather].astype(np.int32))
+    start = 0
+    for i, cell_map in enumerate(group.maps):
+        if cell_map is None:
+            continue
+        if len(group.maps) == 1:
+            mine_values, mine_keys = values, keys
+        else:
+            mine = which == i
+            mine_values, mine_keys = values[mine], keys[mine]
+        if mine_keys.shape[0]:
+            cells = cell_map.cells(mine_values, mine_keys)
+            answer.counts[start : start + cell_map.n_cells] += np.bincount(cells, minlength=cell_map.n_cells)
+            answer.lows[i], answer.highs[i] = mine_keys.min(), mine_keys.max()
+        start += cell_map.n_cells
+    return answer
+
+
+def _pass_block(block, offset, groups):
+    """One block's answer to every group of one pass."""
     keys_of = {}
     out = []
-    for request in requests:
-        if request.column not in keys_of:
-            values = numeric_values(block[request.column])
+    for group in groups:
+        if group.column not in keys_of:
+            values = numeric_values(block[group.column])
             values = values[np.isfinite(values)]
-            keys_of[request.column] = (values, float_keys(values))
-        values, keys = keys_of[request.column]
-        if not request.whole:
-            inside = (keys >= np.uint64(request.low)) & (keys <= np.uint64(request.high))
-            values, keys = values[inside], keys[inside]
-        if request.shift is None:
-            out.append(_Gathered([values.copy()]))
-            continue
-        cells = (keys - np.uint64(request.low)) >> np.uint64(request.shift)
-        counts = np.bincount(cells.astype(np.intp), minlength=request.n_cells).astype(np.int64)
-        if keys.shape[0]:
-            out.append(_Histogram(counts, int(keys.min()), int(keys.max())))
-        else:
-            out.append(_Histogram(counts))
+            keys_of[group.column] = (values, float_keys(values))
+        out.append(_answer_group(group, *keys_of[group.column]))
     return out
 
 
 @dataclass
 class _Range:
-    """Wanted positions whose values lie in a key range of one column."""
+    """Wanted positions whose values lie in a key range of one column.
+
+    The range is cell ``cell`` of the map ``parent`` (None for a whole column).
+    """
 
     column: object
     low: int
@@ -147,7 +153,10 @@ class _Range:
     below: int  # values of the column with a smaller key
     count: int  # values with a key in [low, high]
     positions: np.ndarray
-    whole: bool = False
+    parent: CellMap | None = None
+    cell: int = 0
+    whole: bool = False  # the range holds every finite value of the column
+    parent_whole: bool = False  # the parent's range did
 
 
 def _check(found: int, expected: int, column) -> None:
@@ -187,11 +196,9 @@ def select_order_statistics(
     dict
         Column -> float64 array aligned with ``wanted[column]``.
     """
-    found = {}
     ranges = []
     for column, positions in wanted.items():
         positions = np.asarray(positions, dtype=np.int64)
-        found[column] = np.empty(positions.shape[0])
         if positions.shape[0] == 0:
             continue
         n, minimum, maximum = bounds[column]
@@ -203,23 +210,20 @@ def select_order_statistics(
         ranges = _settle_single_keys(ranges, value_at)
         if not ranges:
             break
-        requests, gathered = _plan(ranges, gather_budget, cell_bits)
-        results = engine.map_reduce(functools.partial(_pass_block, requests=requests))
+        groups, members = _plan(ranges, gather_budget, cell_bits)
+        results = engine.map_reduce(
+            functools.partial(_pass_block, groups=groups),
+            columns=list(dict.fromkeys(g.column for g in groups)),
+        )
         if results is None:  # an engine without blocks
-            results = [_Gathered() if r.shift is None else _Histogram(np.zeros(r.n_cells, np.int64)) for r in requests]
-        next_ranges = []
-        for index, (item, request, result) in enumerate(zip(ranges, requests, results)):
-            if index in gathered:
-                values = np.sort(np.concatenate(result.parts)) if result.parts else np.empty(0)
-                _check(values.shape[0], item.count, item.column)
-                picked = values[item.positions - item.below]
-                value_at[item.column].update(zip(item.positions.tolist(), picked.tolist()))
-            else:
-                next_ranges.extend(_split(item, request, result))
-        ranges = next_ranges
+            results = [g.empty_answer() for g in groups]
+        ranges = []
+        for group, items, answer in zip(groups, members, results):
+            ranges.extend(_use_answer(group, items, answer, value_at))
+    found = {}
     for column, positions in wanted.items():
         lookup = value_at[column]
-        found[column][:] = [lookup[int(p)] for p in np.asarray(positions, dtype=np.int64)]
+        found[column] = np.array([lookup[int(p)] for p in np.asarray(positions, dtype=np.int64)], dtype=float)
     return found
 
 
@@ -236,7 +240,7 @@ def _settle_single_keys(ranges, value_at):
 
 
 def _plan(ranges, gather_budget, cell_bits):
-    """One request per range: gather the smallest ranges within the budget, histogram the rest."""
+    """Group the ranges by parent; gather the smallest within the budget, histogram the rest."""
     gathered = set()
     spent = 0
     for index in sorted(range(len(ranges)), key=lambda i: ranges[i].count):
@@ -246,31 +250,60 @@ def _plan(ranges, gather_budget, cell_bits):
         gathered.add(index)
     n_histograms = len(ranges) - len(gathered)
     bits = max(2, min(cell_bits, cell_bits - max(0, n_histograms - 1).bit_length()))
-    requests = []
+    by_parent: dict = {}
     for index, item in enumerate(ranges):
-        if index in gathered:
-            requests.append(_Request(item.column, item.low, item.high, None, item.whole))
-        else:
-            shift = max(0, (item.high - item.low).bit_length() - bits)
-            requests.append(_Request(item.column, item.low, item.high, shift, item.whole))
-    return requests, gathered
+        key = (item.column, item.parent, None if item.parent is not None else index)
+        by_parent.setdefault(key, []).append(index)
+    groups, members = [], []
+    for (column, parent, _), indices in by_parent.items():
+        items = [ranges[i] for i in indices]
+        maps = tuple(None if i in gathered else CellMap.over(ranges[i].low, ranges[i].high, bits) for i in indices)
+        parent_whole = parent is not None and items[0].parent_whole
+        groups.append(_Group(column, parent, parent_whole, tuple(it.cell for it in items), maps))
+        members.append(items)
+    return groups, members
 
 
-def _split(item: _Range, request: _Request, result: _Histogram):
+def _use_answer(group: _Group, items, answer: _Answer, value_at) -> list:
+    """Record gathered values; return the sub-ranges of histogrammed ranges."""
+    if answer.values:
+        values = np.concatenate(answer.values)
+        which = np.concatenate(answer.which)
+        order = np.argsort(which, kind="stable")
+        values, which = values[order], which[order]
+        bounds = np.searchsorted(which, np.arange(len(items) + 1))
+    else:
+        bounds = np.zeros(len(items) + 1, dtype=np.intp)
+    out = []
+    start = 0
+    for i, (item, cell_map) in enumerate(zip(items, group.maps)):
+        if cell_map is None:
+            mine = np.sort(values[bounds[i] : bounds[i + 1]]) if answer.values else np.empty(0)
+            _check(mine.shape[0], item.count, item.column)
+            picked = mine[item.positions - item.below]
+            value_at[item.column].update(zip(item.positions.tolist(), picked.tolist()))
+            continue
+        counts = answer.counts[start : start + cell_map.n_cells]
+        start += cell_map.n_cells
+        out.extend(_split(item, cell_map, counts, int(answer.lows[i]), int(answer.highs[i])))
+    return out
+
+
+def _split(item: _Range, cell_map: CellMap, counts: np.ndarray, seen_low: int, seen_high: int):
     """The sub-ranges (one per cell holding wanted positions) after a histogram pass."""
-    counts = result.counts
     _check(int(counts.sum()), item.count, item.column)
-    if result.low == result.high:  # every value in the range is the same
-        return [_Range(item.column, result.low, result.low, item.below, item.count, item.positions)]
+    if seen_low == seen_high:  # every value in the range is the same
+        return [_Range(item.column, seen_low, seen_low, item.below, item.count, item.positions)]
     ends = np.cumsum(counts) + item.below
     cells = np.searchsorted(ends, item.positions, side="right")
+    wanted = np.unique(cells)
+    starts = cell_map.first_keys(wanted)
+    stops = cell_map.first_keys(wanted + 1)
     out = []
-    for cell in np.unique(cells):
-        cell = int(cell)
-        low = max(item.low + (cell << request.shift), result.low)
-        high = min(item.low + ((cell + 1) << request.shift) - 1, result.high, item.high)
+    for cell, first, after in zip(wanted.tolist(), starts, stops):
         count = int(counts[cell])
         out.append(
-            _Range(item.column, low, high, int(ends[cell]) - count, count, item.positions[cells == cell])
+            _Range(item.column, max(int(first), seen_low), min(int(after) - 1, seen_high), int(ends[cell]) - count,
+                   count, item.positions[cells == cell], parent=cell_map, cell=cell, parent_whole=item.whole)
         )
     return out

@@ -34,7 +34,7 @@ from __future__ import annotations
 import functools
 import pickle
 import uuid
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -116,7 +116,7 @@ def _count_partition(batches, *, nullable):
     rows, missing = 0, np.zeros(len(nullable), dtype=np.int64)
     for batch in batches:
         rows += batch.shape[0]
-        missing += [int(batch[name].isna().sum()) for name in nullable]
+        missing += np.array([int(batch[name].isna().sum()) for name in nullable], dtype=np.int64)
     if rows:
         yield pd.DataFrame({"partition": [partition], "rows": [rows], "missing": [pickle.dumps(missing)]})
 
@@ -182,7 +182,11 @@ class SparkEngine(Engine):
         self,
         func: Callable[[pd.DataFrame, int], Any],
         combine: Callable[[Any, Any], Any] = add_results,
+        *,
+        columns: Sequence | None = None,
     ) -> Any:
+        # ``columns`` is not used: a projection can change a plan's partitions
+        # (e.g. adaptive coalescing after a shuffle), hence the offsets.
         counts = self.partition_rows
         offsets, start = {}, 0
         for partition in sorted(counts):
