@@ -174,3 +174,10 @@ def spark():
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
+
+
+@pytest.fixture
+def child_environment():
+    """Run the test with the environment child Pythons need (without rpy2's library path)."""
+    with _child_environment():
+        yield

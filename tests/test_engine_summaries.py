@@ -206,7 +206,7 @@ def test_order_statistics_of_several_columns_share_passes():
 
 def test_large_column_takes_three_passes():
     rng = np.random.default_rng(4)
-    n = 2_000_000
+    n = 3_000_000  # more than the gather budget
     frame = pd.DataFrame({"x": rng.normal(size=n)})
     engine = BlockEngine(frame, [n // 4] * 4)
     checks = column_checks(engine)

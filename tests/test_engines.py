@@ -364,3 +364,30 @@ def test_spark_engine_on_an_empty_frame(spark):
     engine = SparkEngine(sdf)
     assert engine.n_rows == 0
     assert engine.map_reduce(lambda block, offset: (block.shape[0], offset)) == (0, 0)
+
+
+# --- the out-of-core benchmark -----------------------------------------------------------
+
+
+def test_engine_benchmark_runs_small(dask_dataframe, tmp_path, capsys, child_environment):
+    """benchmarks/bench_engines.py end to end on a small data set (Dask and pandas agree exactly)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import bench_engines
+
+    out = tmp_path / "result.json"
+    assert bench_engines.main(
+        ["--rows", "30000", "--rows-per-file", "7000", "--row-group", "3000", "--engines", "dask,pandas",
+         "--dir", str(tmp_path), "--json", str(out)]
+    ) == 0
+    printed = capsys.readouterr().out
+    assert "edges and counts identical" in printed  # effects: sums added in another order
+    assert not (tmp_path / "data").exists()  # cleaned up
+    import json
+
+    dask, pandas = json.loads(out.read_text())["results"]
+    assert dask["rows"] == pandas["rows"] == 30000
+    for name, effects in pandas["effects"].items():
+        np.testing.assert_allclose(dask["effects"][name], effects, rtol=0, atol=1e-12)

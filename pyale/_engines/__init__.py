@@ -25,6 +25,7 @@ from .quantiles import (
     quantiles_type7_of,
 )
 from .summaries import ColumnCheck, column_checks
+from .weighted import weighted_order_statistics_of, weighted_quantiles_type1, weighted_quantiles_type7_of
 
 __all__ = [
     "Engine",
@@ -40,4 +41,7 @@ __all__ = [
     "quantiles_type7_of",
     "LevelOrderSummary",
     "level_order_summaries",
+    "weighted_order_statistics_of",
+    "weighted_quantiles_type1",
+    "weighted_quantiles_type7_of",
 ]

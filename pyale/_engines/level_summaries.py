@@ -15,7 +15,8 @@ alike the other columns are distributed within them (see
 :func:`level_order_summaries` computes them in few passes over the blocks
 (one for the column checks, those of the exact order statistics for the
 probes, one for the counts), with integer counts, so every engine gives the
-same numbers.  A weight column turns the counts into weight sums.
+same numbers.  A weight column turns the counts into weight sums and the
+probes into weighted quantiles (:mod:`pyale._engines.weighted`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from .base import Engine
 from .columns import NUMBER_KINDS, level_codes, numeric_values
 from .quantiles import quantiles_type7_of
 from .summaries import column_checks
+from .weighted import weighted_quantiles_type7_of
 
 __all__ = [
     "PROBE_PROBS",
@@ -168,8 +170,9 @@ def level_order_summaries(
         :func:`~pyale._engines.summaries.column_checks` already made (those
         missing are made in one pass).
     weight : label, optional
-        A column of non-negative row weights: counts become weight sums
-        (the probes stay the unweighted type-7 quantiles).
+        A column of non-negative row weights: counts become weight sums and
+        the probes the weighted type-7 quantiles (integer weights give
+        exactly the summaries of the rows repeated that many times).
     probe_probs : numpy.ndarray
         Probabilities of the probes (R's 100 by default).
 
@@ -210,8 +213,12 @@ def level_order_summaries(
                 f"Column {name!r} has dtype {checks[name].dtype}; the categorical level ordering "
                 "can use numeric, boolean, date-time, categorical or string columns only."
             )
-    with_values = [n for n in numeric_names if checks[n].n_finite > 0]
-    probes = quantiles_type7_of(engine, {n: probe_probs for n in with_values}, checks=checks)
+    if weight is None:
+        with_values = [n for n in numeric_names if checks[n].n_finite > 0]
+        probes = quantiles_type7_of(engine, {n: probe_probs for n in with_values}, checks=checks)
+    else:
+        with_values = [n for n in numeric_names if checks[n].finite_weight > 0]
+        probes = weighted_quantiles_type7_of(engine, {n: probe_probs for n in with_values}, weight, checks=checks)
     numeric = [(n, np.unique(probes[n])) for n in with_values]
     level_index = pd.Index(list(levels), dtype=object)
     counts = engine.map_reduce(
