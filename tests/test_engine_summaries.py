@@ -33,6 +33,9 @@ from pyale._engines import (
     order_statistics_of,
     quantiles_type1,
     quantiles_type7,
+    weighted_order_statistics_of,
+    weighted_quantiles_type1,
+    weighted_quantiles_type7_of,
 )
 from pyale._engines.cellmaps import CellMap, float_keys, float_of_key, key_of
 
@@ -410,3 +413,69 @@ def test_level_order_summaries_refuse_a_numeric_feature():
     frame = pd.DataFrame({"x": [1.0, 2.0], "y": [1.0, 2.0]})
     with pytest.raises(TypeError, match=re.escape("Column 'x' is numeric (dtype float64); only a categorical feature has levels to order.")):
         level_order_summaries(PandasEngine(frame), "x")
+
+
+# --- weighted ----------------------------------------------------------------------------
+
+
+def repeated(x: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    return np.repeat(x, weights.astype(np.int64))
+
+
+@pytest.mark.parametrize("kind", ["normal", "ties", "special", "with_missing", "huge"])
+@pytest.mark.parametrize("tuning", TUNINGS, ids=["default", "tiny", "small"])
+def test_weighted_quantiles_equal_those_of_repeated_rows(kind, tuning):
+    rng = np.random.default_rng(len(kind) + len(tuning))
+    for n in [1, 5, 80, 600]:
+        x = column_values(kind, rng, n)
+        weights = rng.integers(0, 4, size=n).astype(float)
+        weights[rng.integers(0, n)] = 1.0  # at least one row of positive weight
+        expanded = repeated(x, weights)
+        expanded = expanded[np.isfinite(expanded)]
+        if expanded.shape[0] == 0:
+            continue
+        frame = pd.DataFrame({"x": x, "w": weights})
+        probs1 = np.concatenate((_rbase.r_seq(1 / 40, 1.0, 40), [0.0, 0.5]))
+        probs7 = _rbase.r_seq(0.0, 1.0, 100)
+        for engine in engines(frame, rng):
+            got1 = weighted_quantiles_type1(engine, "x", probs1, "w") if engine.in_memory else \
+                weighted_order_statistics_of(
+                    engine, {"x": column_checks(engine, ["x"], weight="w")["x"].finite_weight * probs1}, "w", **tuning
+                )["x"]
+            same_values(got1, _rbase.quantile_type1(expanded, probs1))
+            got7 = weighted_quantiles_type7_of(engine, {"x": probs7}, "w")["x"]
+            assert_array_equal(got7, _rbase.quantile_type7(expanded, probs7))
+
+
+def test_unit_weights_change_no_order_statistic():
+    rng = np.random.default_rng(12)
+    x = column_values("with_missing", rng, 300)
+    frame = pd.DataFrame({"x": x, "w": np.ones(300)})
+    finite = sorted_finite(x)
+    engine = BlockEngine(frame, random_sizes(rng, 300))
+    got = weighted_order_statistics_of(engine, {"x": np.arange(finite.shape[0]) + 1.0}, "w", gather_budget=7, cell_bits=3)
+    same_values(got["x"], finite)
+
+
+def test_weighted_order_statistics_skip_rows_of_weight_zero():
+    frame = pd.DataFrame({"x": [-5.0, 1.0, 2.0, 9.0], "w": [0.0, 2.0, 1.0, 0.0]})
+    for engine in [PandasEngine(frame), BlockEngine(frame, [1, 2, 1])]:
+        got = weighted_order_statistics_of(engine, {"x": [0.0, 1.0, 2.0, 2.5, 3.0]}, "w")["x"]
+        assert_array_equal(got, [1.0, 1.0, 1.0, 2.0, 2.0])
+
+
+def test_weighted_level_order_summaries_equal_those_of_repeated_rows():
+    rng = np.random.default_rng(13)
+    frame = level_frame(rng, 150)
+    weights = rng.integers(0, 4, size=150)
+    weighted = frame.assign(w=weights.astype(float))
+    expanded = frame.loc[frame.index.repeat(weights)].reset_index(drop=True)
+    plain = level_order_summaries(PandasEngine(expanded), "f")
+    for engine in [PandasEngine(weighted), BlockEngine(weighted, random_sizes(rng, 150))]:
+        got = level_order_summaries(engine, "f", weight="w")
+        assert_array_equal(got.level_sizes, plain.level_sizes)
+        assert_array_equal(distances_from(got, len(got.levels)), distances_from(plain, len(plain.levels)))
+        for a, b in zip(got.covariates, plain.covariates):
+            if hasattr(a, "probes"):
+                assert_array_equal(a.probes, b.probes)
+                assert_array_equal(a.at_or_below, b.at_or_below)

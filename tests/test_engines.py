@@ -284,6 +284,7 @@ def test_spark_engine_equals_pandas(spark, n_rows, n_slices):
         assert len(counts) < 11  # partitions without rows
     computed = sdf.toPandas()
     assert dict(engine.dtypes) == dict(computed.dtypes)
+    assert engine._plain_plan()  # no shuffle: passes read only the columns they need
     check_engine_against_pandas(engine, computed, ALL if n_slices in (None, 3) else ("checks",))
 
 
@@ -293,7 +294,9 @@ def test_spark_engine_after_a_shuffle(spark):
     frame = data(400, seed=5)
     sdf = spark.createDataFrame(frame).repartition(6).persist()
     try:
-        check_engine_against_pandas(SparkEngine(sdf), sdf.toPandas(), ())
+        engine = SparkEngine(sdf)
+        assert not engine._plain_plan()  # after a shuffle every pass reads every column
+        check_engine_against_pandas(engine, sdf.toPandas(), ())
     finally:
         sdf.unpersist()
 
@@ -391,3 +394,20 @@ def test_engine_benchmark_runs_small(dask_dataframe, tmp_path, capsys, child_env
     assert dask["rows"] == pandas["rows"] == 30000
     for name, effects in pandas["effects"].items():
         np.testing.assert_allclose(dask["effects"][name], effects, rtol=0, atol=1e-12)
+
+
+def test_dask_engine_refuses_data_that_change_between_passes(dask_dataframe):
+    from dask import delayed
+
+    from pyale._engines.dask import DaskEngine
+
+    draws = iter(range(1, 100))
+
+    def part():
+        return pd.DataFrame({"x": np.zeros(next(draws))})  # one more row every time it is computed
+
+    ddf = dask_dataframe.from_delayed([delayed(part, pure=False)()], meta=pd.DataFrame({"x": np.zeros(0)}))
+    engine = DaskEngine(ddf, scheduler="sync")
+    assert engine.n_rows == 1
+    with pytest.raises(DataChangedError, match=re.escape("Partition 0 of the Dask DataFrame held 1 rows in the first pass over it and 2 now")):
+        engine.map_reduce(lambda block, offset: block.shape[0])

@@ -3,7 +3,9 @@
 The global order of the rows is the order ``ddf.compute()`` gives:
 partition after partition, rows in order within each (the index and the
 divisions play no part).  The partitions' lengths are computed once, in
-one pass, and give each partition its global offset.
+one pass, and give each partition its global offset; every later pass
+checks them (a partition whose rows changed is an error, not a wrong
+number).
 
 ``map_reduce`` builds one task per partition that applies the function to
 the partition's pandas frame (read with only the columns the function names,
@@ -32,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from .base import Engine, add_results
+from .selection import DataChangedError
 from .shipping import pickled, unpickled
 
 __all__ = ["DaskEngine", "FAN_IN"]
@@ -40,12 +43,22 @@ __all__ = ["DaskEngine", "FAN_IN"]
 FAN_IN = 8
 
 
-def _apply(func, block: pd.DataFrame, offset: int):
-    return func(block, offset)
+def _checked(block: pd.DataFrame, rows: int, index: int) -> pd.DataFrame:
+    if block.shape[0] != rows:
+        raise DataChangedError(
+            f"Partition {index} of the Dask DataFrame held {rows} rows in the first pass over it and "
+            f"{block.shape[0]} now: its computation is not deterministic. Persist it (ddf.persist()) "
+            "or write it out first."
+        )
+    return block
 
 
-def _apply_shipped(token: str, payload: bytes, block: pd.DataFrame, offset: int):
-    return unpickled(token, payload)(block, offset)
+def _apply(func, block: pd.DataFrame, offset: int, rows: int, index: int):
+    return func(_checked(block, rows, index), offset)
+
+
+def _apply_shipped(token: str, payload: bytes, block: pd.DataFrame, offset: int, rows: int, index: int):
+    return unpickled(token, payload)(_checked(block, rows, index), offset)
 
 
 def _fold(combine, *parts):
@@ -126,8 +139,9 @@ class DaskEngine(Engine):
         else:
             apply, head = _apply, (func,)
         apply_task = dask.delayed(apply, pure=False)
+        lengths = self.partition_lengths.tolist()
         parts = [
-            apply_task(*head, part, int(offset), dask_key_name=f"pyale-block-{token}-{i}")
+            apply_task(*head, part, int(offset), lengths[i], i, dask_key_name=f"pyale-block-{token}-{i}")
             for i, (part, offset) in enumerate(zip(self._projected(columns).to_delayed(), offsets))
         ]
         if not parts:

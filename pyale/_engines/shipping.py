@@ -28,11 +28,12 @@ class UnpicklableError(TypeError):
     """The function mapped over the blocks (usually its model) cannot be sent to the workers."""
 
 
-def _dumps(obj) -> bytes:
-    try:
-        import cloudpickle
-    except ImportError:  # pragma: no cover - Dask and Spark both bring cloudpickle
+def _dumps(obj, spark: bool = False) -> bytes:
+    """cloudpickle: Spark's own copy for Spark (its workers may have no other), Dask's otherwise."""
+    if spark:
         from pyspark import cloudpickle
+    else:
+        import cloudpickle
     return cloudpickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
 
 
@@ -69,21 +70,21 @@ def _children(obj):
             yield from state.items()
 
 
-def _fails(obj) -> bool:
+def _fails(obj, spark: bool) -> bool:
     try:
-        _dumps(obj)
+        _dumps(obj, spark)
     except Exception:  # noqa: BLE001 - any failure to pickle
         return True
     return False
 
 
-def _failing_chain(obj, depth: int = 0) -> list:
+def _failing_chain(obj, spark: bool, depth: int = 0) -> list:
     """The objects from ``obj`` down to the innermost one that fails to pickle."""
     if depth > 12:
         return [obj]
     for _, child in _children(obj):
-        if _fails(child):
-            return [obj, *_failing_chain(child, depth + 1)]
+        if _fails(child, spark):
+            return [obj, *_failing_chain(child, spark, depth + 1)]
     return [obj]
 
 
@@ -99,7 +100,7 @@ def _describe(obj) -> str:
     return f"{kind.__module__}.{kind.__qualname__}"
 
 
-def pickled(func, *, workers: str) -> bytes:
+def pickled(func, *, workers: str, spark: bool = False) -> bytes:
     """``func`` pickled with cloudpickle, or a clear :class:`UnpicklableError`.
 
     Parameters
@@ -108,11 +109,13 @@ def pickled(func, *, workers: str) -> bytes:
         The function mapped over the blocks.
     workers : str
         Who receives it, for the message (e.g. "Spark's Python workers").
+    spark : bool
+        Pickle with pyspark's cloudpickle (what Spark's workers have).
     """
     try:
-        return _dumps(func)
+        return _dumps(func, spark)
     except Exception as exc:  # noqa: BLE001 - pickling fails with many exception types
-        chain = _failing_chain(func)
+        chain = _failing_chain(func, spark)
         outer = [obj for obj in chain if not _is_wrapper(obj)]
         culprit = outer[0] if outer else chain[-1]
         what = f"the model (a {_describe(culprit)} object)" if outer else f"a {_describe(culprit)} object"

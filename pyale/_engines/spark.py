@@ -5,7 +5,9 @@ partition after partition, rows in order within each.  A first pass counts the r
 partition its global offset, and the missing values of the integer and
 boolean columns, which decide their pandas dtypes.  That pass runs
 ``mapInPandas`` on the DataFrame as every later pass does: a different plan
-(an aggregate over ``spark_partition_id()``) can see other partitions.
+(an aggregate over ``spark_partition_id()``) can see other partitions.  A
+pass reads only the columns it needs when the plan has no shuffle (so the
+projection cannot change the partitions), else every column.
 
 ``map_reduce`` runs ``df.mapInPandas``: each partition's Arrow batches are
 joined into blocks of about ``rows_per_block`` rows, each block gets the
@@ -139,13 +141,15 @@ class SparkEngine(Engine):
         self.columns = pd.Index(list(df.columns))
         self._counts: dict | None = None
         self._dtypes: pd.Series | None = None
+        self._plain: bool | None = None
 
     def _first_pass(self) -> None:
         # The same plan shape as every later pass (mapInPandas on df): an aggregate
-        # such as groupBy(spark_partition_id()) may see other partitions.
+        # such as groupBy(spark_partition_id()) may see other partitions (seen with
+        # a local relation: one partition there, two under mapInPandas).
         fields = {field.name: type(field.dataType).__name__ for field in self.df.schema.fields}
         nullable = [name for name, kind in fields.items() if kind in _INTEGRAL or kind == "BooleanType"]
-        rows = self.df.mapInPandas(
+        rows = self._projected(nullable or self.columns[:1]).mapInPandas(
             functools.partial(_count_partition, nullable=nullable), "partition long, rows long, missing binary"
         ).collect()
         self._counts = {int(row["partition"]): int(row["rows"]) for row in rows}
@@ -157,6 +161,31 @@ class SparkEngine(Engine):
             if count:
                 dtypes[name] = np.dtype(float) if fields[name] in _INTEGRAL else np.dtype(object)
         self._dtypes = dtypes
+
+    def _plain_plan(self) -> bool:
+        """Whether the physical plan has no exchange (shuffle), so projecting cannot move rows.
+
+        Scans split files by their sizes and local data by row counts, and
+        narrow operations keep partitions, whatever columns are read.  After
+        a shuffle, adaptive execution may coalesce partitions by the bytes a
+        projection changes: such plans are always read whole.
+        """
+        if self._plain is None:
+            try:
+                plan = self.df._jdf.queryExecution().executedPlan().toString()
+            except Exception:  # noqa: BLE001 - e.g. Spark Connect: no JVM handle
+                plan = "Exchange"
+            self._plain = "Exchange" not in plan
+        return self._plain
+
+    def _projected(self, columns):
+        """The DataFrame with only ``columns`` where that cannot change its partitions."""
+        if columns is None or len(columns) == len(self.columns) or not self._plain_plan():
+            return self.df
+        wanted = set(columns)
+        from pyspark.sql import functions as F
+
+        return self.df.select(*[F.col("`" + c.replace("`", "``") + "`") for c in self.columns if c in wanted])
 
     @property
     def partition_rows(self) -> dict:
@@ -185,8 +214,6 @@ class SparkEngine(Engine):
         *,
         columns: Sequence | None = None,
     ) -> Any:
-        # ``columns`` is not used: a projection can change a plan's partitions
-        # (e.g. adaptive coalescing after a shuffle), hence the offsets.
         counts = self.partition_rows
         offsets, start = {}, 0
         for partition in sorted(counts):
@@ -195,12 +222,12 @@ class SparkEngine(Engine):
         run = functools.partial(
             _run_partition,
             token=uuid.uuid4().hex,
-            payload=pickled((func, combine), workers="Spark's Python workers"),
+            payload=pickled((func, combine), workers="Spark's Python workers", spark=True),
             offsets=offsets,
-            dtypes=dict(self.dtypes.items()),
+            dtypes={c: t for c, t in self.dtypes.items() if columns is None or c in set(columns)},
             rows_per_block=self.rows_per_block,
         )
-        rows = self.df.mapInPandas(run, "partition long, rows long, result binary").collect()
+        rows = self._projected(columns).mapInPandas(run, "partition long, rows long, result binary").collect()
         for row in rows:
             if row["rows"] == -1:
                 raise pickle.loads(row["result"])
