@@ -479,3 +479,23 @@ def test_weighted_level_order_summaries_equal_those_of_repeated_rows():
             if hasattr(a, "probes"):
                 assert_array_equal(a.probes, b.probes)
                 assert_array_equal(a.at_or_below, b.at_or_below)
+
+
+def test_date_time_covariates_count_by_rank_in_memory_and_are_refused_elsewhere():
+    rng = np.random.default_rng(14)
+    n = 400
+    frame = level_frame(rng, n)
+    # nanosecond instants 1 ns apart: float64 cannot tell them apart, their ranks can
+    ticks = 1_600_000_000_000_000_000 + rng.integers(0, 50, size=n) + 10 * (frame["f"] == "a").to_numpy()
+    frame["when"] = pd.to_datetime(ticks, unit="ns")
+    frame.loc[rng.random(n) < 0.05, "when"] = pd.NaT
+    frame["span"] = pd.to_timedelta(rng.integers(0, 5, size=n), unit="D")
+    read = read_feature(frame["f"], label="f")
+    covariates = [read_covariate(frame[c]) for c in frame.columns if c != "f"]
+    expected = level_distances(read.codes, len(read.levels), covariates)
+    for engine in [PandasEngine(frame), PandasEngine(frame, max_rows_per_block=37)]:
+        summary = level_order_summaries(engine, "f")
+        assert_array_equal(distances_from(summary, len(read.levels)), expected)
+    message = "Column 'when' holds date-times (dtype datetime64[ns]); pyale orders the levels of 'f' by the ranks"
+    with pytest.raises(TypeError, match=re.escape(message)):
+        level_order_summaries(BlockEngine(frame, [n]), "f")

@@ -8,7 +8,7 @@ whole pandas column (``pyale._core.features``):
 * a column is *numeric* (integer or floating dtypes), *bool*, *datetime*
   (dates and durations), *categorical* (a pandas ``Categorical``, a string
   dtype, or an ``object`` column whose present values are all ``str``) or
-  *other*;
+  *other* (datetime includes timedeltas and periods);
 * numeric, bool and datetime columns are read as float64 with NaN for a
   missing value (datetimes by their integer ticks: only their order matters);
 * categorical values are mapped to 0-based codes into a list of levels,
@@ -39,7 +39,7 @@ def dtype_kind(dtype) -> str | None:
         return "categorical"
     if ptypes.is_bool_dtype(dtype):
         return "bool"
-    if ptypes.is_datetime64_any_dtype(dtype) or ptypes.is_timedelta64_dtype(dtype):
+    if ptypes.is_datetime64_any_dtype(dtype) or ptypes.is_timedelta64_dtype(dtype) or isinstance(dtype, pd.PeriodDtype):
         return "datetime"
     if ptypes.is_complex_dtype(dtype):
         return "other"

@@ -4,8 +4,9 @@ ALEPlot 1.1 and iml 0.11.4 order the levels of an unordered factor by how
 alike the other columns are distributed within them (see
 ``pyale._core.levels``).  That distance needs, per other column:
 
-* numeric (also bool and datetime, read as numbers; infinite values count
-  as missing, as ``read_covariate`` has them): its 100 type-7 quantiles over
+* numeric (also bool, read as numbers, and date-times, read as the dense
+  ranks of their ticks; infinite values count as missing, as
+  ``read_covariate`` has them): its 100 type-7 quantiles over
   the whole column (the probes), and per level of the feature the number of
   present values ``<= probe`` for every probe and the number of present
   values (R's ``ecdf`` of the column within the level is their ratio);
@@ -121,7 +122,51 @@ def _finite_values(series: pd.Series) -> np.ndarray:
     return np.where(np.isfinite(values), values, np.nan)
 
 
-def _counts_block(block, offset, feature, levels, numeric, categorical, weight):
+def _time_ranks(engine: Engine, feature, names) -> dict:
+    """Dense ranks (NaN where missing) of date-time columns, which need the whole column.
+
+    ``pyale._core.features.read_covariate`` reads a date-time covariate as
+    the dense ranks of its integer ticks (float64 cannot hold nanosecond
+    counts exactly, and the distance depends only on order); ranks need
+    every value at once, so only in-memory engines have them.
+    """
+    if names and not engine.in_memory:
+        raise TypeError(
+            f"Column {names[0]!r} holds date-times (dtype {engine.dtypes[names[0]]}); pyale orders the "
+            f"levels of {feature!r} by the ranks of date-time columns, which need the whole column in "
+            "memory, so it cannot use it on a Dask or Spark data frame. Convert it to numbers first "
+            "(e.g. days since a reference date) or leave it out of the data."
+        )
+    out = {}
+    for name in names:
+        series = engine.column(name)
+        integers = np.asarray(series.array.asi8)
+        present = ~np.asarray(series.isna())
+        values = np.full(integers.shape[0], np.nan)
+        values[present] = np.unique(integers[present], return_inverse=True)[1].ravel()
+        out[name] = values
+    return out
+
+
+def _probes(engine: Engine, names, checks, weight, probe_probs) -> dict:
+    if weight is None:
+        return quantiles_type7_of(engine, {n: probe_probs for n in names}, checks=checks)
+    return weighted_quantiles_type7_of(engine, {n: probe_probs for n in names}, weight, checks=checks)
+
+
+def _probes_of_ranks(engine: Engine, ranks: dict, weight, probe_probs) -> dict:
+    """Probes of in-memory rank columns, by the same functions on a frame of the ranks."""
+    if not ranks:
+        return {}
+    from .pandas import PandasEngine
+
+    frame = pd.DataFrame(ranks)
+    if weight is not None:
+        frame["__weight__"] = numeric_values(engine.column(weight))
+    return _probes(PandasEngine(frame), list(ranks), None, None if weight is None else "__weight__", probe_probs)
+
+
+def _counts_block(block, offset, feature, levels, numeric, categorical, weight, ranks):
     """Per-level counts of one block (see :func:`level_order_summaries`)."""
     n_levels = len(levels)
     codes = level_codes(block[feature], levels)
@@ -135,7 +180,10 @@ def _counts_block(block, offset, feature, levels, numeric, categorical, weight):
 
     out = {"sizes": count(codes[keep], n_levels, keep)}
     for name, sorted_probes in numeric:
-        values = _finite_values(block[name])
+        if name in ranks:  # in memory: the ranks of the whole column
+            values = ranks[name][offset : offset + block.shape[0]]
+        else:
+            values = _finite_values(block[name])
         where = keep & ~np.isnan(values)
         above = np.searchsorted(sorted_probes, values[where], side="left")  # probes < value
         width = sorted_probes.shape[0] + 1
@@ -213,12 +261,13 @@ def level_order_summaries(
                 f"Column {name!r} has dtype {checks[name].dtype}; the categorical level ordering "
                 "can use numeric, boolean, date-time, categorical or string columns only."
             )
+    ranks = _time_ranks(engine, feature, [n for n in numeric_names if checks[n].kind == "datetime"])
     if weight is None:
         with_values = [n for n in numeric_names if checks[n].n_finite > 0]
-        probes = quantiles_type7_of(engine, {n: probe_probs for n in with_values}, checks=checks)
     else:
         with_values = [n for n in numeric_names if checks[n].finite_weight > 0]
-        probes = weighted_quantiles_type7_of(engine, {n: probe_probs for n in with_values}, weight, checks=checks)
+    probes = _probes(engine, [n for n in with_values if n not in ranks], checks, weight, probe_probs)
+    probes.update(_probes_of_ranks(engine, {n: r for n, r in ranks.items() if n in with_values}, weight, probe_probs))
     numeric = [(n, np.unique(probes[n])) for n in with_values]
     level_index = pd.Index(list(levels), dtype=object)
     counts = engine.map_reduce(
@@ -229,6 +278,7 @@ def level_order_summaries(
             numeric=numeric,
             categorical=categorical,
             weight=weight,
+            ranks=ranks,
         ),
         columns=[feature, *numeric_names, *(name for name, _ in categorical)]
         + ([] if weight is None else [weight]),
