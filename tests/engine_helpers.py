@@ -66,18 +66,19 @@ def same_values(got: np.ndarray, expected: np.ndarray) -> None:
 
 
 def distances_from(summary, n_levels: int) -> np.ndarray:
-    """pyale._core.levels's distance, computed from the summaries only."""
+    """pyale._core.levels's distance, from the summaries only, with the core's own arithmetic."""
+    from pyale._core.levels import _max_abs_differences, _sequential_l1
+
     total = np.zeros((n_levels, n_levels))
     for cov in summary.covariates:
         if hasattr(cov, "probes"):
             if cov.probes is None:
                 continue
-            ecdfs = cov.ecdfs
-            total = total + np.abs(ecdfs[:, None, :] - ecdfs[None, :, :]).max(axis=2)
+            total = total + _max_abs_differences(cov.ecdfs)
         else:
-            shares = cov.table / summary.level_sizes.astype(float)[:, None]
-            diffs = np.abs(shares[:, None, :] - shares[None, :, :]).astype(np.longdouble)
-            total = total + (diffs.sum(axis=2) / 2).astype(float)
+            used = np.flatnonzero(cov.table.any(axis=0))
+            shares = cov.table[:, used] / summary.level_sizes.astype(float)[:, None]
+            total = total + _sequential_l1(shares) / 2
     np.fill_diagonal(total, 0.0)
     return total
 

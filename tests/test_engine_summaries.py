@@ -499,3 +499,16 @@ def test_date_time_covariates_count_by_rank_in_memory_and_are_refused_elsewhere(
     message = "Column 'when' holds date-times (dtype datetime64[ns]); pyale orders the levels of 'f' by the ranks"
     with pytest.raises(TypeError, match=re.escape(message)):
         level_order_summaries(BlockEngine(frame, [n]), "f")
+
+
+def test_strings_holding_nul_stay_apart():
+    frame = pd.DataFrame(
+        {"s": pd.Series(["a", "a\x00", "b", "a", None, "a\x00b"], dtype=object), "x": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]}
+    )
+    for engine in [PandasEngine(frame), BlockEngine(frame, [2, 0, 4])]:
+        check = column_checks(engine)["s"]
+        assert check.levels == ("a", "a\x00", "a\x00b", "b")
+        assert check.level_counts.tolist() == [2, 1, 1, 1]
+        summary = level_order_summaries(engine, "s", ["x"], probe_probs=np.array([0.0, 1.0]))
+        assert summary.level_sizes.tolist() == [2, 1, 1, 1]
+        assert summary.covariates[0].present.tolist() == [2, 1, 1, 1]

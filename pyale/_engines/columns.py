@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
-__all__ = ["NUMBER_KINDS", "dtype_kind", "block_kind", "numeric_values", "level_codes"]
+__all__ = ["NUMBER_KINDS", "dtype_kind", "block_kind", "numeric_values", "level_codes", "factorize"]
 
 #: Kinds whose values are read as numbers.
 NUMBER_KINDS = ("numeric", "bool", "datetime")
@@ -91,4 +91,32 @@ def level_codes(series: pd.Series, levels: pd.Index) -> np.ndarray:
         codes = np.asarray(series.array.codes, dtype=np.int64)
         where = np.append(levels.get_indexer(series.dtype.categories), -1).astype(np.int64)
         return where[codes]  # code -1 (missing) takes the appended -1
-    return np.asarray(levels.get_indexer(series.to_numpy(dtype=object)), dtype=np.int64)
+    values = series.to_numpy(dtype=object)
+    if _has_nul(series):  # pandas < 3 hashes object strings as C strings ("a" == "a\x00")
+        position = {level: i for i, level in enumerate(levels)}
+        return np.array([position.get(v, -1) if isinstance(v, str) else -1 for v in values], dtype=np.int64)
+    return np.asarray(levels.get_indexer(values), dtype=np.int64)
+
+
+def _has_nul(series: pd.Series) -> bool:
+    return bool(series.astype(object).str.contains("\x00", regex=False, na=False).any())
+
+
+def factorize(series: pd.Series) -> tuple[np.ndarray, list]:
+    """Codes (-1 where missing) and the distinct values, in order of appearance, of a string column.
+
+    Strings holding NUL are hashed by a dict: pandas < 3 hashes object
+    strings as C strings and would merge "a" with "a\x00".
+
+    Examples
+    --------
+    >>> factorize(pd.Series(["b", None, "a", "b"], dtype=object))
+    (array([ 0, -1,  1,  0]), ['b', 'a'])
+    """
+    if _has_nul(series):
+        position: dict = {}
+        values = series.to_numpy(dtype=object, na_value=None)
+        codes = [-1 if v is None else position.setdefault(v, len(position)) for v in values]
+        return np.array(codes, dtype=np.int64), list(position)
+    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    return np.asarray(codes, dtype=np.int64), list(uniques)

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .base import Engine
-from .columns import NUMBER_KINDS, dtype_kind, numeric_values
+from .columns import NUMBER_KINDS, dtype_kind, factorize, numeric_values
 
 __all__ = ["ColumnCheck", "column_checks"]
 
@@ -246,13 +246,13 @@ def _tally_levels(tally: _Tally, series: pd.Series, offset: int, weights) -> Non
     if tally.kind is None and pd.api.types.infer_dtype(series, skipna=True) not in ("string", "empty"):
         tally.all_strings = False
         return
-    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    codes, uniques = factorize(series)
     present = codes >= 0
     counts = np.bincount(codes[present], minlength=len(uniques))
-    tally.counts = dict(zip(uniques.tolist(), counts.tolist()))
+    tally.counts = dict(zip(uniques, counts.tolist()))
     if weights is not None:
         sums = np.bincount(codes[present], weights=weights[present], minlength=len(uniques))
-        tally.weights = dict(zip(uniques.tolist(), sums.tolist()))
+        tally.weights = dict(zip(uniques, sums.tolist()))
 
 
 def _checks_block(block: pd.DataFrame, offset: int, columns, weight):
