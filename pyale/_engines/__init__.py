@@ -7,9 +7,41 @@ engine hands ``func(block, offset)`` a pandas DataFrame of consecutive rows
 in the data's global order and the 0-based position of its first row, so a
 computation that depends on a row's position (bootstrap resampling) gives
 the same numbers on every engine.
+
+The summaries (:mod:`.summaries`, :mod:`.quantiles`, :mod:`.level_summaries`) are built on
+``map_reduce`` alone: exact column checks, order statistics and the level
+ordering's counts, identical on every engine.  The Dask and Spark engines
+are imported only when such a data frame is passed.
 """
 
 from .base import Engine, add_results, as_engine
+from .level_summaries import LevelOrderSummary, level_order_summaries
 from .pandas import PandasEngine
+from .quantiles import (
+    order_statistics,
+    order_statistics_of,
+    quantiles_type1,
+    quantiles_type7,
+    quantiles_type7_of,
+)
+from .summaries import ColumnCheck, column_checks
+from .weighted import weighted_order_statistics_of, weighted_quantiles_type1, weighted_quantiles_type7_of
 
-__all__ = ["Engine", "PandasEngine", "add_results", "as_engine"]
+__all__ = [
+    "Engine",
+    "PandasEngine",
+    "add_results",
+    "as_engine",
+    "ColumnCheck",
+    "column_checks",
+    "order_statistics",
+    "order_statistics_of",
+    "quantiles_type1",
+    "quantiles_type7",
+    "quantiles_type7_of",
+    "LevelOrderSummary",
+    "level_order_summaries",
+    "weighted_order_statistics_of",
+    "weighted_quantiles_type1",
+    "weighted_quantiles_type7_of",
+]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -51,13 +51,18 @@ class Engine:
         self,
         func: Callable[[pd.DataFrame, int], Any],
         combine: Callable[[Any, Any], Any] = add_results,
+        *,
+        columns: Sequence | None = None,
     ) -> Any:
         """``combine`` over every block of ``func(block, offset)``.
 
         ``block`` is a pandas DataFrame of consecutive rows (never modified
         by the engine's caller: treat it as read-only), ``offset`` the global
         0-based position of its first row.  ``combine`` must be associative;
-        results are combined in an unspecified order.
+        results are combined in an unspecified order.  ``columns``, when
+        given, names every column ``func`` reads: an engine may then hand it
+        blocks holding only those (Dask reads only them from Parquet); the
+        rows and their order do not change.
         """
         raise NotImplementedError
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import pandas as pd
 
@@ -50,8 +50,10 @@ class PandasEngine(Engine):
         self,
         func: Callable[[pd.DataFrame, int], Any],
         combine: Callable[[Any, Any], Any] = add_results,
+        *,
+        columns: Sequence | None = None,
     ) -> Any:
-        total = None
+        total = None  # ``columns`` is only a hint: the blocks keep every column
         for block, offset in self.blocks():
             part = func(block, offset)
             total = part if total is None else combine(total, part)

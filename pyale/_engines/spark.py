@@ -1,0 +1,247 @@
+"""The Spark engine: a ``pyspark.sql.DataFrame``, blocks by Arrow batches.
+
+The global order of the rows is the order ``df.toPandas()`` gives:
+partition after partition, rows in order within each.  A first pass counts the rows of every partition, which gives each
+partition its global offset, and the missing values of the integer and
+boolean columns, which decide their pandas dtypes.  That pass runs
+``mapInPandas`` on the DataFrame as every later pass does: a different plan
+(an aggregate over ``spark_partition_id()``) can see other partitions.  A
+pass reads only the columns it needs when the plan has no shuffle (so the
+projection cannot change the partitions), else every column.
+
+``map_reduce`` runs ``df.mapInPandas``: each partition's Arrow batches are
+joined into blocks of about ``rows_per_block`` rows, each block gets the
+dtypes ``toPandas()`` would give and its global offset, the function's
+results are added within the partition, and the partition returns one row
+holding its pickled result and its row count.  The driver collects those
+rows, checks every partition still holds the rows it held in the first pass
+(a non-deterministic plan that changes between passes is an error: persist
+it first), and adds the results.  An exception raised by the function is
+re-raised on the driver as itself.
+
+The function, and with it the model, is pickled once on the driver; each
+Python worker process unpickles it once.  Every worker needs pyale (and what
+the model needs) installed.
+
+Dtypes are those ``toPandas()`` gives: doubles float64, floats float32,
+integers int64/int32/int16/int8 (float64 when the column has a missing
+value), booleans bool (object when one is missing), strings the pandas
+string dtype (object before pandas 3), timestamps datetime64; decimals and
+dates stay Python objects, which pyale refuses as features and level-order
+covariates with a clear error (cast them to double in Spark first).
+"""
+
+from __future__ import annotations
+
+import functools
+import pickle
+import uuid
+from typing import Any, Callable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .base import Engine, add_results
+from .selection import DataChangedError
+from .shipping import pickled, unpickled
+
+__all__ = ["SparkEngine", "ROWS_PER_BLOCK"]
+
+#: Rows per block handed to the function (Arrow batches are joined up to this).
+ROWS_PER_BLOCK = 1 << 18
+_INTEGRAL = ("ByteType", "ShortType", "IntegerType", "LongType")
+
+
+def _as_dtype(series: pd.Series, dtype) -> pd.Series:
+    """A block's column with the dtype ``toPandas()`` gives the whole column."""
+    if dtype == object:
+        values = series.astype(object)
+        return values.where(series.notna(), None)
+    if pd.api.types.is_float_dtype(dtype) and not pd.api.types.is_float_dtype(series.dtype):
+        return pd.Series(series.to_numpy(dtype=dtype, na_value=np.nan), index=series.index, name=series.name)
+    return series.astype(dtype)
+
+
+def _blocks(batches, dtypes: dict, rows_per_block: int):
+    """Blocks of at least ``rows_per_block`` rows (the last may be shorter) with the declared dtypes."""
+    pending, size = [], 0
+    for batch in batches:
+        if batch.shape[0] == 0:
+            continue
+        pending.append(batch)
+        size += batch.shape[0]
+        if size >= rows_per_block:
+            yield _joined(pending, dtypes)
+            pending, size = [], 0
+    if pending:
+        yield _joined(pending, dtypes)
+
+
+def _joined(batches, dtypes: dict) -> pd.DataFrame:
+    block = batches[0] if len(batches) == 1 else pd.concat(batches, ignore_index=True)
+    for name, dtype in dtypes.items():
+        if block[name].dtype != dtype:
+            block[name] = _as_dtype(block[name], dtype)
+    return block
+
+
+def _run_partition(batches, *, token, payload, offsets, dtypes, rows_per_block):
+    """mapInPandas body: one output row (partition, rows, pickled result) per partition."""
+    from pyspark import TaskContext
+
+    partition = TaskContext.get().partitionId()
+    offset = offsets.get(partition, 0)
+    seen, total = 0, None
+    try:
+        func, combine = unpickled(token, payload)
+        for block in _blocks(batches, dtypes, rows_per_block):
+            part = func(block, offset + seen)
+            total = part if total is None else combine(total, part)
+            seen += block.shape[0]
+        result = pickle.dumps(total, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as exc:  # noqa: BLE001 - re-raised on the driver
+        try:
+            result = pickle.dumps(exc, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:  # noqa: BLE001 - an exception that cannot be pickled
+            result = pickle.dumps(RuntimeError(repr(exc)))
+        yield pd.DataFrame({"partition": [partition], "rows": [-1], "result": [result]})
+        return
+    if seen:
+        yield pd.DataFrame({"partition": [partition], "rows": [seen], "result": [result]})
+
+
+def _count_partition(batches, *, nullable):
+    """mapInPandas body of the first pass: rows, and missing values of integer/boolean columns."""
+    from pyspark import TaskContext
+
+    partition = TaskContext.get().partitionId()
+    rows, missing = 0, np.zeros(len(nullable), dtype=np.int64)
+    for batch in batches:
+        rows += batch.shape[0]
+        missing += np.array([int(batch[name].isna().sum()) for name in nullable], dtype=np.int64)
+    if rows:
+        yield pd.DataFrame({"partition": [partition], "rows": [rows], "missing": [pickle.dumps(missing)]})
+
+
+class SparkEngine(Engine):
+    """A Spark DataFrame as an engine.
+
+    Parameters
+    ----------
+    df : pyspark.sql.DataFrame
+        The data (never modified).  Its computation must give the same rows
+        in the same partitions every time (persist it otherwise).
+    rows_per_block : int, optional
+        Rows per block handed to the mapped function.
+    """
+
+    def __init__(self, df, *, rows_per_block: int = ROWS_PER_BLOCK):
+        self.df = df
+        self.rows_per_block = rows_per_block
+        self.columns = pd.Index(list(df.columns))
+        self._counts: dict | None = None
+        self._dtypes: pd.Series | None = None
+        self._plain: bool | None = None
+
+    def _first_pass(self) -> None:
+        # The same plan shape as every later pass (mapInPandas on df): an aggregate
+        # such as groupBy(spark_partition_id()) may see other partitions (seen with
+        # a local relation: one partition there, two under mapInPandas).
+        fields = {field.name: type(field.dataType).__name__ for field in self.df.schema.fields}
+        nullable = [name for name, kind in fields.items() if kind in _INTEGRAL or kind == "BooleanType"]
+        rows = self._projected(nullable or self.columns[:1]).mapInPandas(
+            functools.partial(_count_partition, nullable=nullable), "partition long, rows long, missing binary"
+        ).collect()
+        self._counts = {int(row["partition"]): int(row["rows"]) for row in rows}
+        missing = np.zeros(len(nullable), dtype=np.int64)
+        for row in rows:
+            missing += pickle.loads(row["missing"])
+        dtypes = self.df.limit(0).toPandas().dtypes
+        for name, count in zip(nullable, missing):
+            if count:
+                dtypes[name] = np.dtype(float) if fields[name] in _INTEGRAL else np.dtype(object)
+        self._dtypes = dtypes
+
+    def _plain_plan(self) -> bool:
+        """Whether the physical plan has no exchange (shuffle), so projecting cannot move rows.
+
+        Scans split files by their sizes and local data by row counts, and
+        narrow operations keep partitions, whatever columns are read.  After
+        a shuffle, adaptive execution may coalesce partitions by the bytes a
+        projection changes: such plans are always read whole.
+        """
+        if self._plain is None:
+            try:
+                plan = self.df._jdf.queryExecution().executedPlan().toString()
+            except Exception:  # noqa: BLE001 - e.g. Spark Connect: no JVM handle
+                plan = "Exchange"
+            self._plain = "Exchange" not in plan
+        return self._plain
+
+    def _projected(self, columns):
+        """The DataFrame with only ``columns`` where that cannot change its partitions."""
+        if columns is None or len(columns) == len(self.columns) or not self._plain_plan():
+            return self.df
+        wanted = set(columns)
+        from pyspark.sql import functions as F
+
+        return self.df.select(*[F.col("`" + c.replace("`", "``") + "`") for c in self.columns if c in wanted])
+
+    @property
+    def partition_rows(self) -> dict:
+        """Rows per partition index (partitions without rows are left out)."""
+        if self._counts is None:
+            self._first_pass()
+        return self._counts
+
+    @property
+    def dtypes(self) -> pd.Series:
+        if self._dtypes is None:
+            self._first_pass()
+        return self._dtypes
+
+    @property
+    def n_rows(self) -> int:
+        return sum(self.partition_rows.values())
+
+    def _empty(self) -> pd.DataFrame:
+        return pd.DataFrame({name: pd.Series(dtype=dtype) for name, dtype in self.dtypes.items()})
+
+    def map_reduce(
+        self,
+        func: Callable[[pd.DataFrame, int], Any],
+        combine: Callable[[Any, Any], Any] = add_results,
+        *,
+        columns: Sequence | None = None,
+    ) -> Any:
+        counts = self.partition_rows
+        offsets, start = {}, 0
+        for partition in sorted(counts):
+            offsets[partition] = start
+            start += counts[partition]
+        run = functools.partial(
+            _run_partition,
+            token=uuid.uuid4().hex,
+            payload=pickled((func, combine), workers="Spark's Python workers", spark=True),
+            offsets=offsets,
+            dtypes={c: t for c, t in self.dtypes.items() if columns is None or c in set(columns)},
+            rows_per_block=self.rows_per_block,
+        )
+        rows = self._projected(columns).mapInPandas(run, "partition long, rows long, result binary").collect()
+        for row in rows:
+            if row["rows"] == -1:
+                raise pickle.loads(row["result"])
+        found = {int(row["partition"]): int(row["rows"]) for row in rows}
+        if found != counts:
+            raise DataChangedError(
+                "The Spark DataFrame's partitions held other rows than in the first pass over it "
+                f"(rows per partition {counts} then {found}): its computation is not deterministic. "
+                "Persist or checkpoint it (df.persist(), df.localCheckpoint()) before computing ALE."
+            )
+        if not rows:
+            return func(self._empty(), 0)
+        total = None
+        for row in sorted(rows, key=lambda r: r["partition"]):
+            part = pickle.loads(row["result"])
+            total = part if total is None else combine(total, part)
+        return total
