@@ -216,5 +216,7 @@ class RModel:
             values = values.reshape(int(dims[0]), int(dims[1]), order="F") if values.ndim == 1 else values
             names = _ro.r["colnames"](answer)
             columns = list(names) if names is not _ro.NULL else [str(i) for i in range(values.shape[1])]
-            return pd.DataFrame(values, columns=columns, index=frame.index)
+            # R's rows are newdata's rows in order; a wrong count is the model caller's to report.
+            index = frame.index if values.shape[0] == frame.shape[0] else None
+            return pd.DataFrame(values, columns=columns, index=index)
         return values

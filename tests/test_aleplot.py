@@ -128,7 +128,7 @@ BAD_MODELS = [
     (lambda m, d: np.array(["a"] * len(d)), "pred_fun must return numbers; got values of dtype <U1"),
     (lambda m, d: np.full(len(d), np.nan), "pred_fun returned 60 non-finite prediction(s) (NaN or inf; first at row 0 of 60)"),
     (lambda m, d: np.zeros((len(d), 2)), "pred_fun must return one number per row; got shape (60, 2)"),
-    (lambda m, d: 1.0, "pred_fun must return a 1-D array of 60 numbers; got shape ()"),
+    (lambda m, d: 1.0, "pred_fun must return one prediction per row of newdata (60 row(s) for ALE of 'x' (rows at the lower interval edge)); it returned a single float (1.0)."),
     (lambda m, d: d["nope"], "pred_fun raised KeyError while predicting 60 row(s) for ALE of 'x'"),
 ]
 

@@ -180,10 +180,9 @@ def adapt_model(model: object, *, response: object | Sequence | None = None,
     inner = getattr(model, "model", None)
     if hasattr(model, "predict") and inner is not None and hasattr(inner, "exog_names"):
 
-        def predict(frame: pd.DataFrame) -> np.ndarray:
-            return np.asarray(model.predict(frame), dtype=float)
-
-        return Adapter(predict, "statsmodels")
+        # As it comes (a Series indexed like the frame when there is a formula): the
+        # model caller reads it by label (pyale._core.calls.rows_in_order).
+        return Adapter(model.predict, "statsmodels")
     if hasattr(model, "predict"):
         return Adapter(_fed(model.predict, feed), "predict")
     if callable(model):
@@ -209,7 +208,7 @@ def _r_model_adapter(model, response) -> Adapter:
                 f"The 'response' parameter must name columns of R's predict() answer {columns!r} "
                 f"(e.g. with type = \"prob\"). Got {response!r} instead."
             )
-        return answer[[str(w) for w in wanted]].to_numpy(dtype=float)
+        return answer[[str(w) for w in wanted]]
 
     return Adapter(predict, "r", [str(w) for w in wanted])
 

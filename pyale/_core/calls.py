@@ -1,14 +1,25 @@
-"""Calling the user's model safely.
+"""Calling the user's model safely: the one boundary between pyale and a model.
 
-Every prediction pyale asks for goes through :class:`ModelCaller`: it calls
-the model on a DataFrame (in chunks when a row bound is set), and checks that
-the answer is a finite numeric array with one row per row of the frame.  A
-model that raises is re-raised as :class:`PredictionError` with the context
-(which function, how many rows, for what) and the original exception chained.
+Every prediction pyale asks for goes through :class:`ModelCaller`, which
+
+1. hands the model a frame of its own (:func:`model_frame`): whatever the
+   model does to it in place, the caller's data and pyale's private frames
+   are unchanged and later calls see correct frames;
+2. reads the answer row by row in newdata's order (:func:`rows_in_order`),
+   aligning a pandas answer by its index labels or refusing when that is
+   ambiguous;
+3. checks that it is a finite numeric array with one row per row of the
+   frame, and re-raises a model's exception as :class:`PredictionError` with
+   the context (which function, how many rows, for what) and the original
+   exception chained.
+
+Front-ends (ALEPlot, PDPlot, iml's Predictor, ``pyale.ale``, R models) only
+choose the function to call and how to name its outputs.
 """
 
 from __future__ import annotations
 
+import numbers
 from typing import Callable, Sequence
 
 import numpy as np
@@ -16,7 +27,19 @@ import pandas as pd
 
 from .shifted import ShiftedFrames
 
-__all__ = ["PredictionError", "ModelCaller", "predict_variants"]
+__all__ = [
+    "PredictionError",
+    "RowOrderError",
+    "ModelCaller",
+    "copy_on_write",
+    "describe",
+    "model_frame",
+    "predict_variants",
+    "rows_in_order",
+]
+
+_PANDAS_MAJOR = int(pd.__version__.split(".")[0])
+_SHOWN_LABELS = 5
 
 
 class PredictionError(RuntimeError):
@@ -39,8 +62,264 @@ class PredictionError(RuntimeError):
     """
 
 
+class RowOrderError(PredictionError):
+    """A pandas answer's rows cannot be matched to newdata's because newdata repeats labels."""
+
+
+# ---------------------------------------------------------------- the frame the model gets
+
+
+def copy_on_write() -> bool:
+    """Whether pandas' copy-on-write is in force (always from pandas 3; an option in 2.x)."""
+    return _PANDAS_MAJOR >= 3 or pd.options.mode.copy_on_write is True
+
+
+def model_frame(frame: pd.DataFrame, *, private: bool = False) -> pd.DataFrame:
+    """The frame to hand the model: nothing it does to it in place reaches anyone else.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The rows to predict (possibly the caller's data, or sharing its memory).
+    private : bool, default False
+        ``frame`` was built for this one call and nobody uses it afterwards:
+        its values may be handed over as they are.
+
+    Notes
+    -----
+    With copy-on-write (pandas 3, or ``mode.copy_on_write = True`` on 2.x)
+    a shallow copy is enough: an in-place change copies what is shared
+    first, and a new index or column order stays on the copy.  Without it
+    (pandas 2.x's default) shared arrays would be written through, so the
+    model gets a deep copy.  pandas 2.x also shares the index, the column
+    labels and a Categorical's categories between deep copies, and their
+    ``.values`` are writable there, so those are copied too (they are small
+    beside the values; a RangeIndex costs nothing).  Enabling copy-on-write
+    only around the model call would be cheaper but would change the
+    model's own semantics on 2.x (a chained assignment such as
+    ``d["x"][mask] = 0`` stops working), i.e. pyale would explain a model
+    that is not the one the user runs.
+    """
+    if copy_on_write():
+        return frame if private else frame.copy(deep=False)
+    out = frame if private else frame.copy(deep=True)
+    out.index = out.index.copy(deep=True)
+    out.columns = out.columns.copy(deep=True)
+    for position, dtype in enumerate(out.dtypes):
+        if isinstance(dtype, pd.CategoricalDtype):
+            codes = out.iloc[:, position].array.codes
+            own = pd.CategoricalDtype(dtype.categories.copy(deep=True), ordered=dtype.ordered)
+            out.isetitem(position, pd.Categorical.from_codes(codes, dtype=own, validate=False))
+    return out
+
+
+# ---------------------------------------------------------------- reading the answer
+
+
+def describe(value: object) -> str:
+    """A short description of what a model returned, for error messages."""
+    if value is None:
+        return "None"
+    if isinstance(value, pd.DataFrame):
+        return f"a DataFrame of shape {value.shape}"
+    if isinstance(value, pd.Series):
+        return f"a Series of {value.shape[0]} value(s) of dtype {value.dtype}"
+    if _is_sparse(value):
+        return (
+            f"a SciPy sparse {type(value).__name__} of shape {value.shape} "
+            "(convert it with .toarray())"
+        )
+    if isinstance(value, np.ndarray):
+        if value.ndim == 0:
+            return f"a 0-d array ({value.item()!r})"
+        return f"an array of shape {value.shape} and dtype {value.dtype}"
+    if isinstance(value, (str, bytes)):
+        text = value if len(value) <= 40 else value[:40] + (b"..." if isinstance(value, bytes) else "...")
+        return f"a single {type(value).__name__} ({text!r})"
+    if isinstance(value, (numbers.Number, np.generic)):
+        return f"a single {type(value).__name__} ({value!r})"
+    if isinstance(value, dict):
+        keys = list(value)[:_SHOWN_LABELS]
+        return f"a dict with {len(value)} key(s) ({keys!r}{' ...' if len(value) > len(keys) else ''})"
+    if isinstance(value, (list, tuple)):
+        return f"a {type(value).__name__} of {len(value)} item(s)"
+    return f"a {type(value).__module__}.{type(value).__qualname__}"
+
+
+def _is_sparse(value: object) -> bool:
+    return type(value).__module__.startswith("scipy.sparse")
+
+
+def _labels(index: pd.Index) -> str:
+    shown = ", ".join(repr(v) for v in index[:_SHOWN_LABELS].tolist())
+    more = ", ..." if index.shape[0] > _SHOWN_LABELS else ""
+    return f"[{shown}{more}] ({index.shape[0]} label(s), dtype {index.dtype})"
+
+
+_FIX = "Return the predictions with index=newdata.index, or as a NumPy array in newdata's row order."
+
+
+def _holds_range(index: pd.Index) -> bool:
+    """Whether ``index`` holds exactly the labels 0, 1, ..., n - 1, each once (in any order)."""
+    n = index.shape[0]
+    if not (index.is_unique and pd.api.types.is_integer_dtype(index.dtype)):
+        return False
+    return bool(n == 0 or (index.min() == 0 and index.max() == n - 1))
+
+
+def _same_labels(got: pd.Index, index: pd.Index) -> bool:
+    """Whether ``got`` holds the labels of ``index`` (with their repeats) in some order."""
+    try:
+        return bool(got.sort_values().equals(index.sort_values()))
+    except TypeError:  # labels that do not sort (mixed types)
+        return False
+
+
+def _pandas_rows(answer, index: pd.Index, name: str, purpose: str):
+    """A Series or DataFrame answer with its rows in newdata's order (see :func:`rows_in_order`)."""
+    n = index.shape[0]
+    got = answer.index
+    kind = type(answer).__name__
+    if got.shape[0] != n:
+        raise PredictionError(
+            f"{name} returned {got.shape[0]} value(s) for {n} row(s) of newdata ({purpose}); "
+            f"it must return one per row. It returned {describe(answer)}."
+        )
+    if got is index or got.equals(index):
+        return answer
+    if got.equals(pd.RangeIndex(n)):
+        if _holds_range(index):
+            raise PredictionError(
+                f"{name} returned a {kind} with the default index 0..{n - 1} for newdata whose index "
+                f"holds the same labels in another order, {_labels(index)}, so pyale cannot tell whether "
+                f"its rows follow newdata's rows or newdata's labels ({purpose}). {_FIX}"
+            )
+        return answer  # fresh labels 0..n-1 that name no row of newdata: rows in newdata's order
+    if got.is_unique and index.is_unique:
+        positions = got.get_indexer(index)
+        if (positions >= 0).all():
+            return answer.take(positions)
+    if _same_labels(got, index):
+        repeated = index[index.duplicated()][0]
+        raise RowOrderError(
+            f"{name} returned a {kind} whose index holds newdata's labels in another order, but "
+            f"newdata's index repeats labels (e.g. {repeated!r}), so its rows cannot be matched to "
+            f"newdata's ({purpose}). {_FIX}"
+        )
+    raise PredictionError(
+        f"{name} returned a {kind} whose index is neither newdata's index (in any order) nor "
+        f"0..{n - 1} ({purpose}): its index is {_labels(got)}, newdata's is {_labels(index)}. {_FIX}"
+    )
+
+
+def rows_in_order(answer: object, index: pd.Index, *, name: str, purpose: str):
+    """A model's answer with one entry per row of newdata, in newdata's row order.
+
+    The rule (the same for every front-end, partial dependence and ICE):
+
+    * a NumPy array or any other array-like is read by position;
+    * a pandas Series or DataFrame whose index equals newdata's index is read
+      as it is;
+    * one whose index is 0, 1, ..., n - 1 in this order (the default index of
+      a Series or DataFrame built from an array) is read by position, unless
+      newdata's own labels are 0, ..., n - 1 in another order: then the
+      answer may follow either newdata's rows or its labels, and it is refused;
+    * one whose index holds newdata's labels in another order (e.g. a model
+      that predicts per segment and ``pd.concat``-s the parts) is aligned by
+      label when the labels are unique; when newdata repeats labels the rows
+      cannot be matched and it is refused (:class:`RowOrderError`);
+    * anything else is refused, naming both indexes.
+
+    Parameters
+    ----------
+    answer : object
+        What the model returned.
+    index : pandas.Index
+        newdata's index as pyale passed it (before the model could touch it).
+    name, purpose : str
+        For messages: the function and what the predictions were for.
+
+    Returns
+    -------
+    pandas.Series, pandas.DataFrame or numpy.ndarray
+        Row ``i`` belongs to newdata's row ``i``.
+
+    Raises
+    ------
+    PredictionError
+        For anything that is not one prediction (or one row of predictions)
+        per row of newdata: a scalar, None, a string, a dict, a sparse matrix,
+        the wrong number of rows, or an index that cannot be matched.
+    """
+    n = index.shape[0]
+    if isinstance(answer, (pd.Series, pd.DataFrame)):
+        return _pandas_rows(answer, index, name, purpose)
+    if (
+        answer is None
+        or isinstance(answer, (str, bytes, dict, set, frozenset, numbers.Number, np.generic))
+        or _is_sparse(answer)
+    ):
+        raise PredictionError(
+            f"{name} must return one prediction per row of newdata ({n} row(s) for {purpose}); "
+            f"it returned {describe(answer)}."
+        )
+    try:
+        values = np.asarray(answer)
+    except Exception as exc:  # noqa: BLE001 - anything unconvertible is a bad answer
+        raise PredictionError(
+            f"{name} returned {describe(answer)} that is not array-like ({purpose}): {exc}"
+        ) from exc
+    if values.ndim == 0:
+        raise PredictionError(
+            f"{name} must return one prediction per row of newdata ({n} row(s) for {purpose}); "
+            f"it returned {describe(answer) if isinstance(answer, np.ndarray) else describe(values)}."
+        )
+    if values.shape[0] != n:
+        raise PredictionError(
+            f"{name} returned {values.shape[0]} value(s) for {n} row(s) of newdata ({purpose}); "
+            f"it must return one per row. It returned {describe(answer)}."
+        )
+    return values
+
+
+def _as_numbers(answer, name: str, n: int, purpose: str) -> tuple[np.ndarray, list | None]:
+    """A row-ordered answer as a new float64 array ``(n, n_outputs)`` and its output names."""
+    names = None
+    if isinstance(answer, pd.DataFrame):
+        names = list(answer.columns)
+        kinds = [pd.api.types.is_numeric_dtype(d) or pd.api.types.is_bool_dtype(d) for d in answer.dtypes]
+        if not all(kinds):
+            bad = answer.dtypes.iloc[kinds.index(False)]
+            sample = answer.iloc[:1, kinds.index(False)].tolist()
+            raise PredictionError(
+                f"{name} must return numbers; got values of dtype {bad} (e.g. {sample!r}) for {purpose}."
+            )
+        values = answer.to_numpy(dtype=np.float64, na_value=np.nan)
+    elif isinstance(answer, pd.Series):
+        if pd.api.types.is_numeric_dtype(answer.dtype) or pd.api.types.is_bool_dtype(answer.dtype):
+            values = answer.to_numpy(dtype=np.float64, na_value=np.nan)
+        else:
+            values = answer.to_numpy()
+    else:
+        values = answer
+    if values.dtype.kind not in "biuf":
+        raise PredictionError(
+            f"{name} must return numbers; got values of dtype {values.dtype} "
+            f"(e.g. {values.ravel()[:1].tolist()!r}) for {purpose}."
+        )
+    if values.ndim > 2:
+        raise PredictionError(
+            f"{name} must return one number (or one row of numbers) per row of newdata; got "
+            f"shape {values.shape} for {n} row(s) ({purpose})."
+        )
+    # Always a new array: the model may keep (and later overwrite) what it returned,
+    # and pyale computes in place on its copy.
+    out = np.array(values, dtype=np.float64, copy=True).reshape(n, -1)
+    return out, names
+
+
 class ModelCaller:
-    """Wrap ``predict(frame)`` with checks, chunking and a call log.
+    """Wrap ``predict(frame)`` with isolation, checks, chunking and a call log.
 
     Parameters
     ----------
@@ -53,6 +332,10 @@ class ModelCaller:
     single_output : bool
         Require one number per row (ALEPlot).  Otherwise a 2-D answer gives
         one output per column.
+    convert : callable, optional
+        ``convert(answer) -> answer`` applied after the rows are put in
+        newdata's order (:func:`rows_in_order`) and before the numeric checks,
+        e.g. iml's naming of outputs and one-hot class labels.
     """
 
     def __init__(
@@ -62,19 +345,25 @@ class ModelCaller:
         name: str,
         max_rows: int | None = None,
         single_output: bool = True,
+        convert: Callable[[object], object] | None = None,
     ):
         self._predict = predict
         self.name = name
         self.max_rows = max_rows
         self.single_output = single_output
+        self._convert = convert
         self.output_names: list | None = None
         self.calls = 0
         self.rows = 0
 
-    def __call__(self, frame: pd.DataFrame, purpose: str, *, max_rows: int | None = None) -> np.ndarray:
-        """Predict ``frame``; returns float64 of shape ``(len(frame), n_outputs)``.
+    def __call__(
+        self, frame: pd.DataFrame, purpose: str, *, max_rows: int | None = None, private: bool = False
+    ) -> np.ndarray:
+        """Predict ``frame``; returns a new float64 array of shape ``(len(frame), n_outputs)``.
 
         ``max_rows`` overrides the caller's own bound for this call.
+        ``private`` says that ``frame`` was built for this call alone (see
+        :func:`model_frame`).
         """
         n = frame.shape[0]
         if n == 0:
@@ -82,62 +371,44 @@ class ModelCaller:
             return np.empty((0, width))
         bound = self.max_rows if max_rows is None else max_rows
         if bound is None or n <= bound:
-            return self._checked(frame, purpose)
+            return self._checked(frame, purpose, private)
         parts = [
-            self._checked(frame.iloc[start : start + bound], purpose)
+            self._checked(frame.iloc[start : start + bound], purpose, private)
             for start in range(0, n, bound)
         ]
         return np.concatenate(parts, axis=0)
 
-    def _checked(self, frame: pd.DataFrame, purpose: str) -> np.ndarray:
+    def _checked(self, frame: pd.DataFrame, purpose: str, private: bool) -> np.ndarray:
         n = frame.shape[0]
+        index = frame.index  # before the model can replace it
+        given = model_frame(frame, private=private)
         try:
-            raw = self._predict(frame)
+            raw = self._predict(given)
         except Exception as exc:
             raise PredictionError(
                 f"{self.name} raised {type(exc).__name__} while predicting {n} row(s) "
                 f"for {purpose}: {exc}"
             ) from exc
+        del given
         self.calls += 1
         self.rows += n
-        names = None
-        if isinstance(raw, pd.DataFrame):
-            names = list(raw.columns)
-            raw = raw.to_numpy()
-        elif isinstance(raw, pd.Series):
-            raw = raw.to_numpy()
-        try:
-            out = np.asarray(raw)
-        except Exception as exc:  # noqa: BLE001 - anything unconvertible is a bad answer
+        answer = rows_in_order(raw, index, name=self.name, purpose=purpose)
+        if self._convert is not None:
+            try:
+                answer = self._convert(answer)
+            except PredictionError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a conversion failure is a bad answer
+                raise PredictionError(
+                    f"{self.name} returned {describe(raw)} that pyale cannot read as predictions "
+                    f"({purpose}): {exc}"
+                ) from exc
+        out, names = _as_numbers(answer, self.name, n, purpose)
+        if self.single_output and out.shape[1] != 1:
             raise PredictionError(
-                f"{self.name} returned a {type(raw).__name__} that is not array-like."
-            ) from exc
-        if out.dtype.kind not in "biuf":
-            raise PredictionError(
-                f"{self.name} must return numbers; got values of dtype {out.dtype} "
-                f"(e.g. {out.ravel()[:1].tolist()!r}) for {purpose}."
-            )
-        if out.ndim == 0 or out.ndim > 2:
-            raise PredictionError(
-                f"{self.name} must return a 1-D array of {n} numbers; got shape {out.shape}."
-            )
-        if out.ndim == 2 and self.single_output and out.shape[1] != 1:
-            raise PredictionError(
-                f"{self.name} must return one number per row; got shape {out.shape} "
+                f"{self.name} must return one number per row; got shape {np.shape(answer)} "
                 f"for {n} row(s)."
             )
-        if out.shape[0] != n:
-            raise PredictionError(
-                f"{self.name} returned {out.shape[0]} value(s) for {n} row(s) of newdata "
-                f"({purpose}); it must return one per row."
-            )
-        if out.dtype != np.float64:
-            out = out.astype(np.float64)
-        elif not out.flags.owndata:
-            # A view (e.g. of newdata's own memory, which pyale reuses for the next
-            # shifted frame) must not change behind our back.
-            out = out.copy()
-        out = out.reshape(n, -1)
         # A finite sum means every value is finite; only otherwise look closer.
         bad = None if np.isfinite(np.add.reduce(out, axis=None)) else ~np.isfinite(out)
         if bad is not None and bad.any():
@@ -159,7 +430,7 @@ class ModelCaller:
 
 
 def predict_variants(
-    caller: Callable[[pd.DataFrame, str], np.ndarray],
+    caller: Callable[..., np.ndarray],
     frame: pd.DataFrame,
     variants: Sequence[tuple[str, Callable[[slice], dict]]],
     *,
@@ -171,8 +442,8 @@ def predict_variants(
     Parameters
     ----------
     caller : callable
-        ``caller(frame, purpose) -> (n, n_outputs)`` array, typically a
-        :class:`ModelCaller`.
+        ``caller(frame, purpose, private=...) -> (n, n_outputs)`` array,
+        typically a :class:`ModelCaller`.
     frame : pandas.DataFrame
         The data (never modified).
     variants : sequence of (purpose, new_columns)
@@ -194,7 +465,8 @@ def predict_variants(
     -----
     The model is called once per variant (per block of rows); the variants
     of a block share one private copy of the block (see
-    :class:`~pyale._columns.ShiftedFrames`).
+    :class:`~pyale._core.shifted.ShiftedFrames`), which the last variant
+    may hand to the model as it is.
     """
     if rows_per_call is None:
         rows_per_call = getattr(caller, "max_rows", None)
@@ -204,6 +476,8 @@ def predict_variants(
     for start in range(0, max(n, 1), step):
         part = slice(start, min(n, start + step))
         shifted = ShiftedFrames(frame, part if rows is None else rows[part])
-        for out, (purpose, new_columns) in zip(pieces, variants):
-            out.append(caller(shifted(new_columns(part)), purpose))
+        for i, (out, (purpose, new_columns)) in enumerate(zip(pieces, variants)):
+            given, private = shifted.frame(new_columns(part), last=i == len(variants) - 1)
+            out.append(caller(given, purpose, private=private))
+            del given
     return [parts[0] if len(parts) == 1 else np.concatenate(parts, axis=0) for parts in pieces]

@@ -190,7 +190,10 @@ def read_feature(series: pd.Series, *, label: str) -> Feature:
             )
         _warn_if_rounded(series, values, max(-low, high), label)
         if values.flags.writeable:
-            values.flags.writeable = False  # lets pyale._cells keep work on it for the call
+            # A read-only view lets pyale._rbase.cells keep work on it for the call; the
+            # array itself may be the caller's column (pandas 2.x), whose flags stay as they are.
+            values = values.view()
+            values.flags.writeable = False
         return Feature(
             name=series.name,
             categorical=False,

@@ -4,6 +4,12 @@ R's ``PDPlot`` (and iml's PDP/ICE) evaluate the model once per grid point on
 the whole data.  Here several grid points share one model call, as long as
 the stacked frame stays within a row bound, and the per-point means are
 computed from the stacked answer: fewer, larger calls, the same numbers.
+
+A stacked frame repeats the data's index labels (once per grid point), so a
+model that returns a pandas answer in another row order (see
+:func:`~pyale._core.calls.rows_in_order`) cannot be matched on it; such a
+call is asked again one grid point at a time, as R asks, where the labels
+are the data's own.
 """
 
 from __future__ import annotations
@@ -13,9 +19,9 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from .calls import ModelCaller
-from .shifted import replace_columns
+from .calls import ModelCaller, RowOrderError
 from .estimate import require_finite_effects
+from .shifted import ShiftedFrames
 
 __all__ = ["grid_predictions", "DEFAULT_ROWS_PER_CALL"]
 
@@ -58,15 +64,28 @@ def grid_predictions(
     n = frame.shape[0]
     per_call = n_points if rows_per_call is None else max(1, rows_per_call // n)
     pieces = []
-    for start in range(0, n_points, per_call):
+    start = 0
+    while start < n_points:
         points = np.arange(start, min(n_points, start + per_call))
-        point_of_row = np.repeat(points, n)
-        rows = None if points.shape[0] == 1 else np.tile(np.arange(n), points.shape[0])
-        stacked = replace_columns(
-            frame, rows, {name: setter(point_of_row) for name, setter in setters.items()}
-        )
-        label = f"{purpose} (grid points {points[0] + 1}..{points[-1] + 1} of {n_points})"
-        y = caller(stacked, label).reshape(points.shape[0], n, -1)
-        del stacked
+        try:
+            y = _predict_points(frame, setters, points, n_points, caller, purpose)
+        except RowOrderError:
+            if points.shape[0] == 1:
+                raise
+            per_call = 1  # one grid point per call from here on: the data's own labels
+            continue
         pieces.append(y.mean(axis=1) if average else y)
+        start = points[-1] + 1
     return require_finite_effects(np.concatenate(pieces, axis=0), f"mean prediction for {purpose}")
+
+
+def _predict_points(frame, setters, points, n_points, caller, purpose) -> np.ndarray:
+    """Predictions ``(len(points), n_rows, n_outputs)`` from one stacked frame."""
+    n = frame.shape[0]
+    point_of_row = np.repeat(points, n)
+    rows = None if points.shape[0] == 1 else np.tile(np.arange(n), points.shape[0])
+    stacked, private = ShiftedFrames(frame, rows).frame(
+        {name: setter(point_of_row) for name, setter in setters.items()}, last=True
+    )
+    label = f"{purpose} (grid points {points[0] + 1}..{points[-1] + 1} of {n_points})"
+    return caller(stacked, label, private=private).reshape(points.shape[0], n, -1)

@@ -115,12 +115,15 @@ class ShiftedFrames:
     model that turns the frame into an array pays what it pays for
     ``frame`` itself), and each call writes the replaced columns into it in
     place (a column passed as the very same array as in the previous call is
-    not written again).  Each call returns a shallow copy of the private
-    frame, so a model that changes its ``newdata`` in place changes only its
-    own copy, and a returned frame that is still referenced when the next
-    one is built stays valid: pandas' copy-on-write then copies instead of
-    overwriting.  Other frames are shallow copies with the
-    replaced columns swapped in, so untouched columns are shared.
+    not written again).  Other frames are shallow copies with the replaced
+    columns swapped in, so untouched columns are shared.
+
+    The frames returned share memory with the private frame or with
+    ``frame``: they are for :class:`~pyale._core.calls.ModelCaller`, which
+    hands the model a frame of its own (see
+    :func:`~pyale._core.calls.model_frame`).  Only the last frame asked for
+    (``last=True``) may be the private frame itself; it is then flagged
+    private, and this object must not be called again.
 
     Parameters
     ----------
@@ -134,26 +137,35 @@ class ShiftedFrames:
         self._frame = frame
         self._rows = rows
         self._plain = _is_plain_numeric(frame)
-        self._base = None if self._plain else _rows_of(frame, rows)[0]
+        self._base, self._owned = (None, False) if self._plain else _rows_of(frame, rows)
         self._private = None
         self._written: dict = {}
 
     def __call__(self, new_columns: dict) -> pd.DataFrame:
         """A frame with the columns in ``new_columns`` (label -> values for the kept rows) replaced."""
+        return self.frame(new_columns)[0]
+
+    def frame(self, new_columns: dict, *, last: bool = False) -> tuple[pd.DataFrame, bool]:
+        """The frame for ``new_columns`` and whether it is private.
+
+        Private means that no other object shares its memory: it holds a
+        copy of the rows (not ``frame``'s own arrays) and, with ``last``,
+        this object hands it out and forgets it.
+        """
         if not self._plain:
-            out = self._base.copy(deep=False)
+            out = self._base if last and self._owned else self._base.copy(deep=False)
             for name, values in new_columns.items():
                 out.isetitem(out.columns.get_loc(name), _as_column(values, out.index))
-            return out
+            return out, last and self._owned
         if self._private is None:
-            if not new_columns:
-                return _rows_of(self._frame, self._rows)[0].copy(deep=False)
             out, owned = _rows_of(self._frame, self._rows)
+            if not new_columns:
+                return (out, True) if last and owned else (out.copy(deep=False), False)
             if not owned:
                 out = out.copy(deep=True)
         else:
-            out = self._private.copy(deep=False)
-            self._private = None  # the previous frame dies here unless someone else holds it
+            out = self._private
+            self._private = None
         for name in [n for n in self._written if n not in new_columns]:
             self._write(out, name, self._original(name))
             del self._written[name]
@@ -161,10 +173,12 @@ class ShiftedFrames:
             if self._written.get(name) is not values:
                 self._write(out, name, values)
                 self._written[name] = values
+        if last:
+            return out, True
         self._private = out
-        # The model gets its own (shallow) frame: whatever it does to it in place
-        # (copy-on-write) never reaches the private frame the next variant is built from.
-        return out.copy(deep=False)
+        # A shallow copy: when a frame built earlier is still referenced (copy-on-write),
+        # writing the next variant into the private frame copies instead of overwriting it.
+        return out.copy(deep=False), False
 
     def _original(self, name) -> np.ndarray:
         values = self._frame[name].to_numpy()

@@ -48,13 +48,15 @@ def _one_hot(labels: np.ndarray, classes: list) -> pd.DataFrame:
 
 
 def _as_prediction_frame(raw: object, model: object, *, without_model: bool = False) -> pd.DataFrame:
-    """Any model answer as a data frame with named numeric columns.
+    """A model answer, its rows already in newdata's order, as a frame with named columns.
 
     Column names follow iml's ``sanitizePrediction``: a vector becomes
     ``..prediction``; an unnamed matrix ``..prediction.1``, ``..prediction.2``, ...
     Without a model (``without_model``) iml uses ``data.frame(pred, check.names =
     FALSE)`` instead: ``pred``, and ``1``, ``2``, ... for an unnamed matrix.
     Class labels (strings or a Categorical) become one 0/1 column per class.
+    The row labels do not matter here: :class:`~pyale._core.calls.ModelCaller`
+    has put the rows in newdata's order before (``rows_in_order``).
     """
     if isinstance(raw, pd.DataFrame):
         if raw.shape[1] == 1 and not ptypes.is_numeric_dtype(raw.dtypes.iloc[0]):
@@ -73,16 +75,19 @@ def _as_prediction_frame(raw: object, model: object, *, without_model: bool = Fa
         prefix = "" if without_model else f"{_SINGLE_OUTPUT}."
         return pd.DataFrame(values, columns=[f"{prefix}{i + 1}" for i in range(values.shape[1])])
     name = "pred" if without_model else _SINGLE_OUTPUT
-    # No copy here: the model caller copies whatever is not its own.
-    return pd.DataFrame({name: values.reshape(values.shape[0], -1)[:, 0] if values.ndim else values}, copy=False)
+    # No copy here: the model caller copies what it keeps.
+    return pd.DataFrame({name: values.reshape(values.shape[0], -1)[:, 0]}, copy=False)
 
 
-def _prediction_function(model, predict_function, type_, native=None) -> Callable[[pd.DataFrame], pd.DataFrame]:
-    """iml's ``create_predict_fun``: which call answers ``newdata``.
+def _prediction_function(model, predict_function, type_, native=None) -> tuple[Callable, Callable]:
+    """iml's ``create_predict_fun``: which call answers ``newdata``, and how its answer is read.
 
-    ``predict_function`` is handed ``newdata`` of the type the user passed as
-    data (``native``); a model is handed what :func:`~pyale._core.adapters.feeder`
-    says (a scikit-learn model what it was fitted on).
+    Returns ``(predict, convert)``: ``predict(newdata)`` is the model's own
+    answer, which :class:`~pyale._core.calls.ModelCaller` puts in newdata's
+    row order before ``convert`` names its columns.  ``predict_function`` is
+    handed ``newdata`` of the type the user passed as data (``native``); a
+    model is handed what :func:`~pyale._core.adapters.feeder` says (a
+    scikit-learn model what it was fitted on).
     """
     if predict_function is not None:
         convert = None if native is None else native.convert
@@ -93,13 +98,14 @@ def _prediction_function(model, predict_function, type_, native=None) -> Callabl
                 return user_function(*args[:-1], convert(args[-1]))
 
         if model is None:
-            return lambda newdata: _as_prediction_frame(predict_function(newdata), None, without_model=True)
-        return lambda newdata: _as_prediction_frame(predict_function(model, newdata), model)
+            return predict_function, lambda raw: _as_prediction_frame(raw, None, without_model=True)
+        return (lambda newdata: predict_function(model, newdata)), lambda raw: _as_prediction_frame(raw, model)
+    convert = lambda raw: _as_prediction_frame(raw, model)  # noqa: E731
     if type(model).__module__.startswith("rpy2."):
         from ..r import RModel
 
         r_model = RModel(model) if type_ is None else RModel(model, type=type_)
-        return lambda newdata: _as_prediction_frame(r_model.predict(newdata), None)
+        return r_model.predict, lambda raw: _as_prediction_frame(raw, None)
     feed = feeder(model, native) or (lambda newdata: newdata)
     if type_ == "prob":
         if not hasattr(model, "predict_proba"):
@@ -107,23 +113,20 @@ def _prediction_function(model, predict_function, type_, native=None) -> Callabl
                 f"The 'type' parameter of {_CALLER} is 'prob' but {type(model).__name__} has no "
                 "predict_proba method; pass predict_function= instead."
             )
-
-        def predict(newdata):
-            proba = np.asarray(model.predict_proba(feed(newdata)))
-            classes = getattr(model, "classes_", None)
-            if classes is None:
-                return _as_prediction_frame(proba, model)
-            return pd.DataFrame(proba, columns=[str(c) for c in np.asarray(classes).tolist()])
-
-        return predict
+        classes = getattr(model, "classes_", None)
+        if classes is None:
+            return (lambda newdata: model.predict_proba(feed(newdata))), convert
+        names = [str(c) for c in np.asarray(classes).tolist()]
+        return (lambda newdata: model.predict_proba(feed(newdata))), (
+            lambda raw: pd.DataFrame(np.asarray(raw), columns=names))
     if not hasattr(model, "predict"):
         raise TypeError(
             f"The 'model' parameter of {_CALLER} must have a predict method, or pass "
             f"predict_function=. Got {type(model).__name__} instead."
         )
     if type_ is None:
-        return lambda newdata: _as_prediction_frame(model.predict(feed(newdata)), model)
-    return lambda newdata: _as_prediction_frame(model.predict(feed(newdata), type=type_), model)
+        return (lambda newdata: model.predict(feed(newdata))), convert
+    return (lambda newdata: model.predict(feed(newdata), type=type_)), convert
 
 
 class _BoundedOutputs:
@@ -137,8 +140,8 @@ class _BoundedOutputs:
         self._predictor = predictor
         self.max_rows = max_rows
 
-    def __call__(self, frame: pd.DataFrame, purpose: str) -> np.ndarray:
-        return self._predictor._outputs(frame, purpose, max_rows=self.max_rows)
+    def __call__(self, frame: pd.DataFrame, purpose: str, *, private: bool = False) -> np.ndarray:
+        return self._predictor._outputs(frame, purpose, max_rows=self.max_rows, private=private)
 
 
 class Predictor:
@@ -266,10 +269,10 @@ class Predictor:
         self.data = features
         self.feature_names = list(features.columns)
         self.feature_types = {name: _feature_type(features[name]) for name in self.feature_names}
-        self._predict = _prediction_function(model, predict_function, type, native)
+        predict, convert = _prediction_function(model, predict_function, type, native)
         self._caller = ModelCaller(
-            self._predict, name="predict_function" if predict_function is not None else
-            f"{type_name(model)}.predict", single_output=False,
+            predict, name="predict_function" if predict_function is not None else
+            f"{type_name(model)}.predict", single_output=False, convert=convert,
         )
 
     @property
@@ -280,14 +283,17 @@ class Predictor:
             return names
         return [self.class_]
 
-    def _outputs(self, frame: pd.DataFrame, purpose: str, *, max_rows: int | None = None) -> np.ndarray:
+    def _outputs(
+        self, frame: pd.DataFrame, purpose: str, *, max_rows: int | None = None, private: bool = False
+    ) -> np.ndarray:
         """Predictions as a float array ``(n, n_outputs)`` after class selection.
 
-        ``max_rows`` bounds the rows per model call (whole frames by default).
+        ``max_rows`` bounds the rows per model call (whole frames by default);
+        ``private`` is passed on to :class:`~pyale._core.calls.ModelCaller`.
         """
         if list(frame.columns) != self.feature_names:
             frame = frame[self.feature_names]
-        y = self._caller(frame, purpose, max_rows=max_rows)
+        y = self._caller(frame, purpose, max_rows=max_rows, private=private)
         names = self._caller.output_names
         if self.class_ is not None and len(names) > 1:
             if self.class_ not in names:
