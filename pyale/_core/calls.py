@@ -159,20 +159,22 @@ def _labels(index: pd.Index) -> str:
 _FIX = "Return the predictions with index=newdata.index, or as a NumPy array in newdata's row order."
 
 
+def _unique_labels(index: pd.Index) -> bool:
+    """``index.is_unique``, without hashing the common increasing integer labels."""
+    if isinstance(index, pd.RangeIndex):
+        return True
+    if index.dtype.kind in "iuf" and index.is_monotonic_increasing:
+        values = index.to_numpy()
+        return bool((values[1:] != values[:-1]).all())
+    return bool(index.is_unique)
+
+
 def _holds_range(index: pd.Index) -> bool:
     """Whether ``index`` holds exactly the labels 0, 1, ..., n - 1, each once (in any order)."""
     n = index.shape[0]
-    if not (index.is_unique and pd.api.types.is_integer_dtype(index.dtype)):
+    if n == 0 or not pd.api.types.is_integer_dtype(index.dtype):
         return False
-    return bool(n == 0 or (index.min() == 0 and index.max() == n - 1))
-
-
-def _same_labels(got: pd.Index, index: pd.Index) -> bool:
-    """Whether ``got`` holds the labels of ``index`` (with their repeats) in some order."""
-    try:
-        return bool(got.sort_values().equals(index.sort_values()))
-    except TypeError:  # labels that do not sort (mixed types)
-        return False
+    return bool(index.min() == 0 and index.max() == n - 1 and _unique_labels(index))
 
 
 def _pandas_rows(answer, index: pd.Index, name: str, purpose: str):
@@ -185,27 +187,29 @@ def _pandas_rows(answer, index: pd.Index, name: str, purpose: str):
             f"{name} returned {got.shape[0]} value(s) for {n} row(s) of newdata ({purpose}); "
             f"it must return one per row. It returned {describe(answer)}."
         )
-    if got is index or got.equals(index):
-        return answer
     if got.equals(pd.RangeIndex(n)):
-        if _holds_range(index):
+        if _holds_range(index) and not index.equals(got):
             raise PredictionError(
                 f"{name} returned a {kind} with the default index 0..{n - 1} for newdata whose index "
                 f"holds the same labels in another order, {_labels(index)}, so pyale cannot tell whether "
                 f"its rows follow newdata's rows or newdata's labels ({purpose}). {_FIX}"
             )
-        return answer  # fresh labels 0..n-1 that name no row of newdata: rows in newdata's order
-    if got.is_unique and index.is_unique:
+        return answer  # labels 0..n-1 that are not newdata's: rows in newdata's order
+    if not _unique_labels(index):
+        repeated = index[index.duplicated()][:1].tolist()[0]
+        what = "in another order" if not got.equals(index) else "in an order that cannot be checked"
+        raise RowOrderError(
+            f"{name} returned a {kind} indexed by newdata's labels ({what}), but newdata's index repeats "
+            f"labels (e.g. {repeated!r}), so its rows cannot be matched to newdata's rows ({purpose}). "
+            f"Return a NumPy array in newdata's row order, or give the data a unique index "
+            "(e.g. X.reset_index(drop=True))."
+        )
+    if got is index or got.equals(index):
+        return answer
+    if got.is_unique:
         positions = got.get_indexer(index)
         if (positions >= 0).all():
             return answer.take(positions)
-    if _same_labels(got, index):
-        repeated = index[index.duplicated()][0]
-        raise RowOrderError(
-            f"{name} returned a {kind} whose index holds newdata's labels in another order, but "
-            f"newdata's index repeats labels (e.g. {repeated!r}), so its rows cannot be matched to "
-            f"newdata's ({purpose}). {_FIX}"
-        )
     raise PredictionError(
         f"{name} returned a {kind} whose index is neither newdata's index (in any order) nor "
         f"0..{n - 1} ({purpose}): its index is {_labels(got)}, newdata's is {_labels(index)}. {_FIX}"
@@ -218,16 +222,19 @@ def rows_in_order(answer: object, index: pd.Index, *, name: str, purpose: str):
     The rule (the same for every front-end, partial dependence and ICE):
 
     * a NumPy array or any other array-like is read by position;
-    * a pandas Series or DataFrame whose index equals newdata's index is read
-      as it is;
-    * one whose index is 0, 1, ..., n - 1 in this order (the default index of
-      a Series or DataFrame built from an array) is read by position, unless
-      newdata's own labels are 0, ..., n - 1 in another order: then the
-      answer may follow either newdata's rows or its labels, and it is refused;
-    * one whose index holds newdata's labels in another order (e.g. a model
-      that predicts per segment and ``pd.concat``-s the parts) is aligned by
-      label when the labels are unique; when newdata repeats labels the rows
-      cannot be matched and it is refused (:class:`RowOrderError`);
+    * a pandas Series or DataFrame whose index is 0, 1, ..., n - 1 in this
+      order (the default index of one built from an array) is read by
+      position, unless newdata's own labels are 0, ..., n - 1 in another
+      order: then the answer may follow either newdata's rows or its labels,
+      and it is refused;
+    * when newdata's index repeats labels, any other pandas answer is refused
+      (:class:`RowOrderError`), even one whose index equals newdata's: rows
+      swapped among equal labels (e.g. a model predicting per segment of data
+      concatenated from two years, both labelled 0..n-1) look the same;
+    * one whose index equals newdata's (unique) index is read as it is;
+    * one whose index holds newdata's (unique) labels in another order (e.g. a
+      model that predicts per segment and ``pd.concat``-s the parts) is
+      aligned by label;
     * anything else is refused, naming both indexes.
 
     Parameters
@@ -272,7 +279,7 @@ def rows_in_order(answer: object, index: pd.Index, *, name: str, purpose: str):
     if values.ndim == 0:
         raise PredictionError(
             f"{name} must return one prediction per row of newdata ({n} row(s) for {purpose}); "
-            f"it returned {describe(answer) if isinstance(answer, np.ndarray) else describe(values)}."
+            f"it returned {describe(answer)}."
         )
     if values.shape[0] != n:
         raise PredictionError(
@@ -315,6 +322,8 @@ def _as_numbers(answer, name: str, n: int, purpose: str) -> tuple[np.ndarray, li
     # Always a new array: the model may keep (and later overwrite) what it returned,
     # and pyale computes in place on its copy.
     out = np.array(values, dtype=np.float64, copy=True).reshape(n, -1)
+    if out.shape[1] == 0:
+        raise PredictionError(f"{name} returned no output ({describe(answer)}) for {purpose}.")
     return out, names
 
 

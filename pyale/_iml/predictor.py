@@ -39,7 +39,7 @@ def _one_hot(labels: np.ndarray, classes: list) -> pd.DataFrame:
     """Class labels as 0/1 columns, one per class (iml's ``factor_to_dataframe``)."""
     position = {label: i for i, label in enumerate(classes)}
     try:
-        codes = np.array([position[label] for label in labels], dtype=np.int64)
+        codes = np.array([position[label] for label in labels.tolist()], dtype=np.int64)
     except KeyError as exc:
         raise ValueError(f"the model predicted label {exc.args[0]!r}, which is not among {classes!r}") from exc
     table = np.zeros((labels.shape[0], len(classes)))
