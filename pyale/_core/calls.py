@@ -102,7 +102,7 @@ def model_frame(frame: pd.DataFrame, *, private: bool = False) -> pd.DataFrame:
     """
     if copy_on_write():
         return frame if private else frame.copy(deep=False)
-    out = frame if private else frame.copy(deep=True)
+    out = frame.copy(deep=not private)  # shallow for a private frame: its own axes, no copy warnings
     out.index = out.index.copy(deep=True)
     out.columns = out.columns.copy(deep=True)
     for position, dtype in enumerate(out.dtypes):
