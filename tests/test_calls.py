@@ -338,7 +338,6 @@ def test_an_answer_that_is_not_predictions_is_refused_naming_what_came_back(mode
         ALEPlot(make_X(), None, lambda m, d: model(d), J="x", K=5, plot=False)
 
 
-ALE_FIRST = "a first check that the model can predict on X"
 OTHER_FRONT_ENDS = [
     ("FeatureEffect", lambda f: FeatureEffect(Predictor(predict_function=f, data=make_X()), "x", grid_size=5),
      f"predict_function must return one prediction per row of newdata (48 row(s) for {LOWER}); it returned None."),
@@ -353,7 +352,7 @@ OTHER_FRONT_ENDS = [
      "pred_fun must return one prediction per row of newdata (192 row(s) for partial dependence of 'g' "
      "(grid points 1..4 of 4)); it returned None."),
     ("ale", lambda f: pyale.ale(f, make_X(), "x"),
-     f"model must return one prediction per row of newdata (2 row(s) for {ALE_FIRST}); it returned None."),
+     f"model must return one prediction per row of newdata (48 row(s) for {LOWER}); it returned None."),
 ]
 
 
