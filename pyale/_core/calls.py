@@ -107,7 +107,7 @@ def model_frame(frame: pd.DataFrame, *, private: bool = False) -> pd.DataFrame:
     out.columns = out.columns.copy(deep=True)
     for position, dtype in enumerate(out.dtypes):
         if isinstance(dtype, pd.CategoricalDtype):
-            codes = out.iloc[:, position].array.codes
+            codes = out.iloc[:, position].array.codes.copy()  # writable, as in any frame of its own
             own = pd.CategoricalDtype(dtype.categories.copy(deep=True), ordered=dtype.ordered)
             out.isetitem(position, pd.Categorical.from_codes(codes, dtype=own, validate=False))
     return out
