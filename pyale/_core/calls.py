@@ -20,6 +20,7 @@ choose the function to call and how to name its outputs.
 from __future__ import annotations
 
 import numbers
+import sys
 from typing import Callable, Sequence
 
 import numpy as np
@@ -289,8 +290,25 @@ def rows_in_order(answer: object, index: pd.Index, *, name: str, purpose: str):
     return values
 
 
-def _as_numbers(answer, name: str, n: int, purpose: str) -> tuple[np.ndarray, list | None]:
-    """A row-ordered answer as a new float64 array ``(n, n_outputs)`` and its output names."""
+def _sole_owner(raw: object) -> bool:
+    """Whether ``raw`` is an array that owns its memory and that nobody but the caller holds.
+
+    CPython only: the reference count of an object the model returned and did
+    not keep is the caller's variable plus this call's argument.  Elsewhere
+    (or when the model kept it, e.g. an output buffer it reuses) it is False.
+    """
+    return (
+        isinstance(raw, np.ndarray) and raw.flags.owndata and raw.flags.writeable
+        and hasattr(sys, "getrefcount") and sys.getrefcount(raw) <= 3
+    )
+
+
+def _as_numbers(answer, name: str, n: int, purpose: str, *, owned: bool = False) -> tuple[np.ndarray, list | None]:
+    """A row-ordered answer as a float64 array ``(n, n_outputs)`` of pyale's own, and its output names.
+
+    ``owned``: ``answer`` is an array nobody else holds (:func:`_sole_owner`),
+    kept without a copy when it is float64 already.
+    """
     names = None
     if isinstance(answer, pd.DataFrame):
         names = list(answer.columns)
@@ -319,9 +337,9 @@ def _as_numbers(answer, name: str, n: int, purpose: str) -> tuple[np.ndarray, li
             f"{name} must return one number (or one row of numbers) per row of newdata; got "
             f"shape {values.shape} for {n} row(s) ({purpose})."
         )
-    # Always a new array: the model may keep (and later overwrite) what it returned,
-    # and pyale computes in place on its copy.
-    out = np.array(values, dtype=np.float64, copy=True).reshape(n, -1)
+    # An array of pyale's own: the model may keep (and later overwrite) what it
+    # returned, and pyale computes in place on its copy.
+    out = np.array(values, dtype=np.float64, copy=not owned).reshape(n, -1)
     if out.shape[1] == 0:
         raise PredictionError(f"{name} returned no output ({describe(answer)}) for {purpose}.")
     return out, names
@@ -393,6 +411,7 @@ class ModelCaller:
         given = model_frame(frame, private=private)
         try:
             raw = self._predict(given)
+            owned = _sole_owner(raw)
         except Exception as exc:
             raise PredictionError(
                 f"{self.name} raised {type(exc).__name__} while predicting {n} row(s) "
@@ -412,7 +431,7 @@ class ModelCaller:
                     f"{self.name} returned {describe(raw)} that pyale cannot read as predictions "
                     f"({purpose}): {exc}"
                 ) from exc
-        out, names = _as_numbers(answer, self.name, n, purpose)
+        out, names = _as_numbers(answer, self.name, n, purpose, owned=owned and answer is raw)
         if self.single_output and out.shape[1] != 1:
             raise PredictionError(
                 f"{self.name} must return one number per row; got shape {np.shape(answer)} "
