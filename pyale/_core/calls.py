@@ -339,7 +339,8 @@ def _as_numbers(answer, name: str, n: int, purpose: str, *, owned: bool = False)
         )
     # An array of pyale's own: the model may keep (and later overwrite) what it
     # returned, and pyale computes in place on its copy.
-    out = np.array(values, dtype=np.float64, copy=not owned).reshape(n, -1)
+    out = np.asarray(values, dtype=np.float64) if owned else np.array(values, dtype=np.float64, copy=True)
+    out = out.reshape(n, -1)
     if out.shape[1] == 0:
         raise PredictionError(f"{name} returned no output ({describe(answer)}) for {purpose}.")
     return out, names
