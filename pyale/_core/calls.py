@@ -465,6 +465,7 @@ def predict_variants(
     *,
     rows: np.ndarray | None = None,
     rows_per_call: int | None = None,
+    shared: tuple | None = None,
 ) -> list[np.ndarray]:
     """Predictions for several variants of the same rows, each with some columns replaced.
 
@@ -484,6 +485,11 @@ def predict_variants(
         At most this many rows per model call; the shifted frames are then
         built one block of rows at a time, so memory stays proportional to
         the block.  Defaults to ``caller.max_rows`` when present.
+    shared : (ShiftedFrames, bool), optional
+        A private copy of all of ``frame``'s rows shared with other effects
+        of the same block (each restores the columns the previous one
+        replaced instead of copying the rows again), and whether this is its
+        last use.  Used when every row is predicted in one call.
 
     Returns
     -------
@@ -501,12 +507,17 @@ def predict_variants(
         rows_per_call = getattr(caller, "max_rows", None)
     n = frame.shape[0] if rows is None else rows.shape[0]
     step = max(n, 1) if rows_per_call is None else rows_per_call
+    if shared is not None and (rows is not None or step < n):
+        shared = None
     pieces: list[list[np.ndarray]] = [[] for _ in variants]
     for start in range(0, max(n, 1), step):
         part = slice(start, min(n, start + step))
-        shifted = ShiftedFrames(frame, part if rows is None else rows[part])
+        if shared is None:
+            shifted, final = ShiftedFrames(frame, part if rows is None else rows[part]), True
+        else:
+            shifted, final = shared
         for i, (out, (purpose, new_columns)) in enumerate(zip(pieces, variants)):
-            given, private = shifted.frame(new_columns(part), last=i == len(variants) - 1)
+            given, private = shifted.frame(new_columns(part), last=final and i == len(variants) - 1)
             out.append(caller(given, purpose, private=private))
             del given
     return [parts[0] if len(parts) == 1 else np.concatenate(parts, axis=0) for parts in pieces]

@@ -18,7 +18,8 @@ import numpy as np
 from . import accumulate
 from .bootstrap import CHUNK, BootstrapDraws
 from .calls import PredictionError
-from .local import LevelAxis, Plan, block_entries
+from .local import LevelAxis, Plan, block_entries, shares_rows
+from .shifted import ShiftedFrames
 from .sums import GroupSums, group_sums, replicate_sums
 
 __all__ = ["Estimate", "estimate", "finish", "require_finite_effects"]
@@ -110,14 +111,23 @@ def block_sums(
     (weighted resampling).
     """
 
+    sharing = [i for i, plan in enumerate(plans) if shares_rows(plan)]
+
     def func(block, offset):
         w = None if weights is None else np.asarray(weights(block, offset), dtype=float)
-        per_plan = [block_entries(plan, block, caller, rows_per_call=rows_per_call) for plan in plans]
+        # Effects that predict every row share one private copy of the block's rows.
+        frames = ShiftedFrames(block)
+        per_plan = [
+            block_entries(plan, block, caller, rows_per_call=rows_per_call,
+                          shared=(frames, i == sharing[-1]) if i in sharing else None)
+            for i, plan in enumerate(plans)
+        ]
+        del frames
         out = []
         for plan, entries in zip(plans, per_plan):
             out.append({
-                name: group_sums(e.groups, e.n_groups, e.values, None if w is None else w[e.rows],
-                                 spread=plan.spread)
+                name: group_sums(e.groups, e.n_groups, e.values,
+                                 None if w is None else (w if e.rows is None else w[e.rows]), spread=plan.spread)
                 for name, e in entries.items()
             })
         if draws is not None:

@@ -146,30 +146,43 @@ class Entries:
     """Individual contributions of a block's rows to a set of groups.
 
     ``groups[i]`` is the group of entry ``i``, ``rows[i]`` the block row it
-    comes from, ``values[i]`` its local difference (``None`` for sets that
-    only count rows, such as the centring weights of a categorical axis).
+    comes from (``rows`` None: entry ``i`` is row ``i``, every row once),
+    ``values[i]`` its local difference (``None`` for sets that only count
+    rows, such as the centring weights of a categorical axis).
     """
 
     groups: np.ndarray
-    rows: np.ndarray
+    rows: np.ndarray | None
     n_groups: int
     values: np.ndarray | None = None
 
+    def row_positions(self) -> np.ndarray:
+        """``rows``, or ``0 .. n - 1`` when every row enters once in order."""
+        return np.arange(self.groups.shape[0]) if self.rows is None else self.rows
 
-def block_entries(plan: Plan, block: pd.DataFrame, caller, *, rows_per_call=None) -> dict[str, Entries]:
+
+def block_entries(plan: Plan, block: pd.DataFrame, caller, *, rows_per_call=None, shared=None) -> dict[str, Entries]:
     """The local differences of one block for one effect.
 
     Returns ``{"local": Entries}`` and, where centring uses other groups than
-    the local effects (categorical axes), ``"centre"`` too.
+    the local effects (categorical axes), ``"centre"`` too.  ``shared`` is a
+    ``(ShiftedFrames, last_use)`` pair over all of the block's rows that
+    effects predicting every row share (see
+    :func:`~pyale._core.calls.predict_variants`).
     """
     kind = plan.kind
     if kind == "numeric":
-        return _numeric(plan, block, caller, rows_per_call)
+        return _numeric(plan, block, caller, rows_per_call, shared)
     if kind == "categorical":
         return _categorical(plan, block, caller, rows_per_call)
     if kind == "numeric x numeric":
-        return _numeric_pair(plan, block, caller, rows_per_call)
+        return _numeric_pair(plan, block, caller, rows_per_call, shared)
     return _categorical_numeric_pair(plan, block, caller, rows_per_call)
+
+
+def shares_rows(plan: Plan) -> bool:
+    """Whether the plan's map stage can use a private copy of all rows shared with other effects."""
+    return plan.kind in ("numeric", "numeric x numeric")
 
 
 def _inside(bins: np.ndarray) -> np.ndarray | None:
@@ -177,7 +190,7 @@ def _inside(bins: np.ndarray) -> np.ndarray | None:
     return None if bins.shape[0] == 0 or bins.min() >= 0 else np.flatnonzero(bins >= 0)
 
 
-def _numeric(plan, block, caller, rows_per_call):
+def _numeric(plan, block, caller, rows_per_call, shared=None):
     axis = plan.axes[0]
     bins = axis.bins(block)
     rows = _inside(bins)
@@ -186,10 +199,9 @@ def _numeric(plan, block, caller, rows_per_call):
     y_lower, y_upper = predict_variants(caller, block, [
         (plan.purpose + " (rows at the lower interval edge)", lambda part: {axis.name: lower.take(kept[part])}),
         (plan.purpose + " (rows at the upper interval edge)", lambda part: {axis.name: upper.take(kept[part])}),
-    ], rows=rows, rows_per_call=rows_per_call)
+    ], rows=rows, rows_per_call=rows_per_call, shared=shared)
     differences = np.subtract(y_upper, y_lower, out=y_upper)
-    positions = np.arange(block.shape[0]) if rows is None else rows
-    return {"local": Entries(kept, positions, axis.n_intervals, differences)}
+    return {"local": Entries(kept, rows, axis.n_intervals, differences)}
 
 
 def _categorical(plan, block, caller, rows_per_call):
@@ -239,7 +251,7 @@ def _per_part(compute):
     return cached
 
 
-def _numeric_pair(plan, block, caller, rows_per_call):
+def _numeric_pair(plan, block, caller, rows_per_call, shared=None):
     first, second = plan.axes
     bins1, bins2 = first.bins(block), second.bins(block)
     rows = _inside(np.where(bins2 < 0, -1, bins1))
@@ -259,12 +271,11 @@ def _numeric_pair(plan, block, caller, rows_per_call):
     keys = {"11": (0, 0), "12": (0, 1), "21": (1, 0), "22": (1, 1)}
     y = dict(zip(keys, predict_variants(
         caller, block, [(f"{plan.purpose} (cell corner {key})", corner(*sides)) for key, sides in keys.items()],
-        rows=rows, rows_per_call=rows_per_call,
+        rows=rows, rows_per_call=rows_per_call, shared=shared,
     )))
     second_order = (y["22"] - y["21"]) - (y["12"] - y["11"])
-    positions = np.arange(block.shape[0]) if rows is None else rows
     cells = kept1 * second.n_intervals + kept2
-    return {"local": Entries(cells, positions, first.n_intervals * second.n_intervals, second_order)}
+    return {"local": Entries(cells, rows, first.n_intervals * second.n_intervals, second_order)}
 
 
 def _categorical_numeric_pair(plan, block, caller, rows_per_call):

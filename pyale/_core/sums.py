@@ -122,19 +122,18 @@ def group_sums(
             sums = np.bincount(groups, weights=column, minlength=size)[:n_groups]
             total[:, j] = sums
             if spread:
-                # Deviations from each group's first value, then from their mean: a group
-                # whose values are all equal gets exactly 0.
+                # Deviations from a reference value of each group (one of its own values),
+                # so that a group whose values are all equal gets exactly 0 and a large
+                # common level does not cancel digits: M2 = sum w (d - r)^2 - W (mean - r)^2.
                 reference = np.zeros(size)
-                reference[groups[::-1]] = values[::-1, j]
+                reference[groups] = values[:, j]  # any value of the group will do
                 shifted = values[:, j] - reference.take(groups)
-                mean = np.zeros(size)
-                weighted = shifted if w is None else shifted * w
-                mean[:n_groups] = np.bincount(groups, weights=weighted, minlength=size)[:n_groups] / safe
-                deviation = shifted - mean.take(groups)
-                np.multiply(deviation, deviation, out=deviation)
+                np.multiply(shifted, shifted, out=shifted)
                 if w is not None:
-                    deviation *= w
-                squares[:, j] = np.bincount(groups, weights=deviation, minlength=size)[:n_groups]
+                    shifted *= w
+                around_reference = np.bincount(groups, weights=shifted, minlength=size)[:n_groups]
+                offset = sums / safe - reference[:n_groups]
+                squares[:, j] = np.maximum(around_reference - weight * offset * offset, 0.0)
     return GroupSums(rows, weight, total, squares)
 
 
@@ -163,7 +162,7 @@ def replicate_sums(sets: list, counts_pieces, n_replicates: int) -> list[tuple]:
     matrices = []
     out = []
     for entries in sets:
-        groups, rows, n_groups, values = entries.groups, entries.rows, entries.n_groups, entries.values
+        groups, rows, n_groups, values = entries.groups, entries.row_positions(), entries.n_groups, entries.values
         n = int(rows.max()) + 1 if rows.shape[0] else 0
         shape = (n_groups, n)
         # Columns are block rows: a row entering twice (a level jump up and down) sums its entries.
@@ -173,13 +172,21 @@ def replicate_sums(sets: list, counts_pieces, n_replicates: int) -> list[tuple]:
         matrices.append((n, indicator, valued))
         out.append((np.zeros((n_replicates, n_groups)),
                     None if values is None else np.zeros((n_replicates, n_groups, values.shape[1]))))
+    sliced_for = None
     for start, stop, replicates, counts in counts_pieces:
-        for (n, indicator, valued), (weight, total) in zip(matrices, out):
-            if start >= n:
+        if sliced_for != (start, stop):  # the replicate groups of one chunk share its column slices
+            sliced_for = (start, stop)
+            sliced = [
+                None if start >= n else (min(stop, n), indicator[:, start:min(stop, n)],
+                                         [matrix[:, start:min(stop, n)] for matrix in valued])
+                for n, indicator, valued in matrices
+            ]
+        for part, (weight, total) in zip(sliced, out):
+            if part is None:
                 continue
-            end = min(stop, n)
+            end, indicator, valued = part
             piece = counts[: end - start]
-            weight[replicates] += (indicator[:, start:end] @ piece).T
+            weight[replicates] += (indicator @ piece).T
             for j, matrix in enumerate(valued):
-                total[replicates, :, j] += (matrix[:, start:end] @ piece).T
+                total[replicates, :, j] += (matrix @ piece).T
     return out
