@@ -215,6 +215,10 @@ def _replicate_weights(replicate: np.ndarray, full: np.ndarray) -> np.ndarray:
 
 def finish(plan: Plan, sums: dict) -> Estimate:
     """Turn the summed blocks of one plan into its centred effect (and replicates)."""
+    if plan.rules == "ale":
+        from .ale_accumulate import finish as ale_finish
+
+        return ale_finish(plan, sums)
     local_sums = sums["local"]
     kind = plan.kind
     local = accumulate.local_means(local_sums.total, local_sums.weight)

@@ -123,12 +123,18 @@ class Plan:
     spread : bool
         Also compute the spread of the individual local differences per
         group (heterogeneity).
+    rules : {"aleplot", "ale"}
+        ``"aleplot"``: ALEPlot 1.1's formulas (iml 0.11.4 shares them; pairs
+        differ by ``imputation``).  ``"ale"``: R's ale 0.5.0 (bins with the
+        minimum's own bin, backward differences, its centring; axes from
+        :mod:`pyale._core.ale_local`, reduced by :mod:`pyale._core.ale_accumulate`).
     """
 
     axes: tuple
     empty_intervals: str = "error"
     imputation: str = "aleplot"
     spread: bool = False
+    rules: str = "aleplot"
 
     @property
     def kind(self) -> str:
@@ -170,6 +176,10 @@ def block_entries(plan: Plan, block: pd.DataFrame, caller, *, rows_per_call=None
     effects predicting every row share (see
     :func:`~pyale._core.calls.predict_variants`).
     """
+    if plan.rules == "ale":
+        from .ale_local import block_entries as ale_block_entries
+
+        return ale_block_entries(plan, block, caller, rows_per_call=rows_per_call)
     kind = plan.kind
     if kind == "numeric":
         return _numeric(plan, block, caller, rows_per_call, shared)

@@ -1,0 +1,138 @@
+"""Each feature's ale type and bins, as core axes (``rules="ale"``).
+
+``ale_axis`` decides a column's type as ``ale`` 0.5.0 does
+(:func:`~pyale._alepkg.types.ale_var_type`) and builds the axis the
+estimator core moves rows along: numeric ceilings with the minimum's own bin,
+a binary feature's two values, a categorical feature's levels in ALEPlot's
+order (with R's eigenvector sign, so that backward differences match R) or
+an ordinal feature's levels as given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from pandas.api import types as ptypes
+
+from .._core.ale_local import AleLevelAxis, AleNumericAxis, ale_numeric_bins
+from .._core.features import read_covariate, read_feature
+from .._core.levels import Covariate, level_distances
+from .._rbase import stable_order
+from .._rbase.lapack import cmdscale_1d_reference
+from .tables import r_level_labels
+from .types import ale_var_type, binary_levels, numeric_bins
+
+__all__ = ["AleAxisInfo", "ale_axis", "ale_level_order", "ale_covariate"]
+
+
+@dataclass(frozen=True)
+class AleAxisInfo:
+    """A feature as ``ale`` sees it.
+
+    Attributes
+    ----------
+    name : object
+        The column.
+    ale_type : str
+        "numeric", "binary", "categorical" or "ordinal".
+    axis : AleNumericAxis or AleLevelAxis
+        What the estimator core moves rows along.
+    bins : tuple
+        Numeric: the ceilings (floats); otherwise the levels in ALE order.
+    labels : tuple
+        The bins as R prints them in ``get()`` tables (``as.character``).
+    """
+
+    name: object
+    ale_type: str
+    axis: object
+    bins: tuple
+    labels: tuple
+
+
+def ale_covariate(series: pd.Series) -> Covariate:
+    """Another column for the level distances, as ``ale``'s ``idxs_kolmogorov_smirnov`` reads it.
+
+    ``is.numeric`` columns (integers, floats) by their values (Kolmogorov-Smirnov
+    distance); any other column (logical, factor, character, dates) by its
+    frequency table.
+    """
+    dtype = series.dtype
+    if ptypes.is_numeric_dtype(dtype) and not ptypes.is_bool_dtype(dtype):
+        return read_covariate(series)
+    if isinstance(dtype, pd.CategoricalDtype) or ptypes.is_string_dtype(dtype) or ptypes.is_object_dtype(dtype):
+        return read_covariate(series)
+    codes, uniques = pd.factorize(series, sort=True, use_na_sentinel=True)
+    return Covariate(series.name, True, np.asarray(codes, dtype=np.int64), len(uniques))
+
+
+def ale_level_order(X: pd.DataFrame, name, codes: np.ndarray, n_levels: int) -> np.ndarray | None:
+    """Level order of a categorical feature (indices into its levels), or None when all levels look alike.
+
+    The distances of ALEPlot (summed over every other column of ``X``),
+    classical MDS with R's eigenvector sign on a reference LAPACK, a stable sort.
+    """
+    covariates = [ale_covariate(X[c]) for c in X.columns if c != name]
+    distances = level_distances(codes, n_levels, covariates)
+    coordinate = cmdscale_1d_reference(distances)
+    return None if coordinate is None else stable_order(coordinate)
+
+
+def _level_codes(column: pd.Series, levels: list) -> np.ndarray:
+    index = pd.Index(levels, dtype=object)
+    return index.get_indexer(column.to_numpy(dtype=object)).astype(np.int64)
+
+
+def ale_axis(X: pd.DataFrame, name, max_num_bins: int, *, caller: str = "ALE") -> AleAxisInfo:
+    """The ale axis of column ``name`` of ``X`` (``X`` without the response).
+
+    Raises
+    ------
+    TypeError
+        A column type ``ale`` has no ALE for (dates, complex numbers, mixed objects).
+    ValueError
+        A constant column or a single-level factor (R's ``ale`` returns NaN or
+        fails there), or a categorical feature whose levels cannot be ordered.
+    """
+    column = X[name]
+    if ptypes.is_datetime64_any_dtype(column.dtype) or ptypes.is_timedelta64_dtype(column.dtype):
+        raise TypeError(f"Column {name!r} has dtype {column.dtype}; {caller} computes no ALE of dates or "
+                        "durations. Convert it to numbers (e.g. days since a reference date) first.")
+    ale_type = ale_var_type(column)
+    if ale_type == "numeric":
+        values = read_feature(column, label=f"Column {name!r}").values
+        if not values.min() < values.max():
+            raise ValueError(f"Column {name!r} is constant ({float(values[0])!r}); its ALE is undefined "
+                             "(R's ale returns NaN effects with warnings).")
+        bins = numeric_bins(values, max_num_bins)
+        axis = AleNumericAxis(name, bins.ceilings, known=(X, ale_numeric_bins(values, bins.ceilings)))
+        ceilings = tuple(float(c) for c in bins.ceilings)
+        return AleAxisInfo(name, ale_type, axis, ceilings, tuple(r_level_labels(list(ceilings))))
+    if ale_type == "binary":
+        if isinstance(column.dtype, pd.CategoricalDtype) or not (
+                ptypes.is_numeric_dtype(column.dtype) or ptypes.is_bool_dtype(column.dtype)):
+            feature = read_feature(column, label=f"Column {name!r}")
+            levels, codes = list(feature.levels), feature.codes
+        else:
+            levels = binary_levels(column)
+            codes = _level_codes(column, levels)
+        axis = AleLevelAxis(name, tuple(levels), np.arange(2, dtype=np.int64), known=(X, codes), ale_type="binary")
+        return AleAxisInfo(name, ale_type, axis, tuple(levels), tuple(r_level_labels(levels)))
+    feature = read_feature(column, label=f"Column {name!r}")
+    if len(feature.levels) < 2:
+        raise ValueError(f"Column {name!r} has a single level {feature.levels[0]!r} in the data; its ALE is "
+                         "undefined (R's ale fails with 'subscript out of bounds').")
+    if ale_type == "ordinal":
+        order = np.arange(len(feature.levels), dtype=np.int64)
+    else:
+        order = ale_level_order(X, name, feature.codes, len(feature.levels))
+        if order is None:
+            raise ValueError(
+                f"The levels of column {name!r} cannot be ordered: every other column is distributed alike "
+                "within every level (R's ale fails here). Make it an ordered Categorical with the order "
+                "wanted.")
+    axis = AleLevelAxis(name, tuple(feature.levels), order, known=(X, feature.codes), ale_type=ale_type)
+    levels = [feature.levels[i] for i in order]
+    return AleAxisInfo(name, ale_type, axis, tuple(levels), tuple(r_level_labels(levels)))
