@@ -1,4 +1,4 @@
-"""pyale: Accumulated Local Effects with the same numbers as R's ALEPlot and iml.
+"""pyale: Accumulated Local Effects with the same numbers as R's ALEPlot, iml and ale.
 
 Public surface
 --------------
@@ -18,6 +18,9 @@ PredictionError
 Predictor, FeatureEffect, FeatureEffects
     iml's classes (``Predictor$new``, ``FeatureEffect$new``, ``FeatureEffects$new``)
     with iml's ``results`` tables.
+ALE
+    R's ``ale::ALE`` (ale 0.5.0) with its ``get()`` tables, bootstrap bands and
+    ALE statistics.
 
 Everything else lives in private modules.  ``import pyale`` imports neither
 matplotlib nor rpy2.
@@ -32,6 +35,7 @@ from ._pdplot import PDPlot
 from ._results import ALEPlotResult, PDPlotResult
 from ._core.calls import PredictionError
 from ._iml import FeatureEffect, FeatureEffects, Predictor
+from ._alepkg.ale import ALE
 
 __all__ = [
     "ale",
@@ -47,6 +51,7 @@ __all__ = [
     "Predictor",
     "FeatureEffect",
     "FeatureEffects",
+    "ALE",
     "__version__",
 ]
 

@@ -38,7 +38,7 @@ from ._core.bounds import check_pair_cells, pair_cell_limit
 __all__ = ["ale", "ALEResult"]
 
 _CALLER = "ale"
-_CONVENTIONS = ("aleplot", "iml")
+_CONVENTIONS = ("aleplot", "iml", "ale")
 
 
 def _intervals(values, feature, conventions, n_intervals, grid, weights=None):
@@ -373,6 +373,14 @@ class _Job:
                 response = response[self.kept]
         self.X, self.weights, self.response = X, weights, response
         self.planned = []
+        if self.conventions == "ale":  # R's ale rules: pyale._alepkg.plans builds the plans
+            from ._alepkg.plans import ale_plan, check_ale_options
+
+            check_ale_options(grid, weights, caller=caller_name)
+            self.planned = [ale_plan(X, entry, n_intervals, level_order if not self.many else
+                                     _options_for(X, entry, None, level_order)[1], caller=caller_name)
+                            for entry in entries]
+            return
         for entry in entries:
             entry_grid, entry_order = (grid, level_order) if not self.many else _options_for(X, entry, grid, level_order)
             self.planned.append(_plan(X, entry, self.conventions, n_intervals, entry_grid, entry_order, weights))

@@ -1,0 +1,449 @@
+"""``pyale.ALE``: R's ``ale::ALE()`` (ale 0.5.0) and its ``get()``.
+
+The effects come from pyale's one estimator core with ale's rules
+(:mod:`pyale._core.ale_local`, :mod:`pyale._core.ale_accumulate`); the
+bootstrap replicates are the rows R resamples (:func:`pyale._rbase.rng.ale_bootstrap_rows`)
+as reweighted local differences (no extra model call); the tables, bands and
+statistics are built as ``ale`` builds them (:mod:`pyale._alepkg.tables`,
+:mod:`pyale._alepkg.stats`).  See ``docs/ale-package.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .. import _present
+from .._core.calls import ModelCaller
+from .._core.estimate import estimate
+from .._core.explicit_draws import ExplicitDraws
+from .._core.local import Plan
+from .._engines.pandas import PandasEngine
+from .._frames import as_pandas
+from .._rbase.rng import iter_ale_bootstrap_rows
+from .axes import ale_axis
+from .checks import CALLER, check_ale_arguments, resolve_x_cols
+from .model import Prediction, response_values
+from .stats import STATISTICS, ale_statistics_1d, ale_statistics_2d, summarise_statistics
+from .tables import (
+    band_summary,
+    effect_table_1d,
+    effect_table_2d,
+    statistics_estimate_table,
+    statistics_long_table,
+    y_summary,
+)
+
+__all__ = ["ALE"]
+
+
+@dataclass(frozen=True, eq=False)
+class _Term:
+    """One computed term: its axes and the curves of every response category."""
+
+    features: tuple
+    label: str
+    infos: tuple
+    curves: np.ndarray  # (1 + boot_it, *bins, n_categories), centred at 0: full data first
+    counts: np.ndarray  # .n: (bins...)
+    replicate_counts: np.ndarray | None  # (boot_it, *bins)
+    estimate: object
+
+    @property
+    def dimension(self) -> str:
+        return "d1" if len(self.features) == 1 else "d2"
+
+    @property
+    def types(self) -> tuple:
+        return tuple(info.ale_type for info in self.infos)
+
+
+def _label(term: tuple):
+    if len(term) == 1:
+        return term[0]
+    return f"{term[0]}:{term[1]}"
+
+
+class ALE:
+    """Accumulated local effects as R's ``ale`` package computes them (``ale::ALE``, ale 0.5.0).
+
+    Parameters
+    ----------
+    model : object
+        The fitted model.  Called through ``pred_fun`` when given, else
+        through pyale's adapters (scikit-learn, statsmodels, R models via
+        rpy2, xgboost/lightgbm boosters, a callable ``f(frame)``).
+    x_cols : str, sequence, dict or None
+        The terms, as R's ``x_cols``: a column name, ``"a:b"`` (or the tuple
+        ``(a, b)``) for the 2-D term with ``a`` as first axis, a list of
+        those, ``{"d1": True}`` (every column but ``y_col``; R's default,
+        also given by ``None``) and ``{"d2": True}`` (every pair).
+    data : pandas.DataFrame
+        The data, response included; no missing values (R refuses them).
+        Polars and pyarrow tables are converted to pandas.  Never modified.
+    y_col : str, optional
+        The response column.  When omitted: the response of a statsmodels
+        formula, or of an R model's formula; otherwise there is no response,
+        and the statistics' normaliser and ``get()``'s centre come from the
+        model's predictions on ``data`` (see Notes).
+    pred_fun : callable, optional
+        ``pred_fun(object=model, newdata=frame, type=pred_type)`` returning
+        one number per row, or one column per response category (a
+        DataFrame names them), as R's ``pred_fun``.
+    pred_type : str, default "response"
+        Handed to ``pred_fun``, and to R's ``predict`` for an R model.  Other
+        models accept only ``"response"`` (pass ``pred_fun`` to ask for
+        another prediction type).
+    max_num_bins : int, default 10
+        Bins of a numeric feature: the minimum, then ALEPlot's edges with
+        ``K = max_num_bins - 1``, repeats removed.
+    boot_it : int, default 0
+        Bootstrap replicates: the rows R's ``ale`` resamples for ``seed``
+        (``sample.int`` under L'Ecuyer-CMRG), each a reweighting of the full
+        data's local differences, so no extra model call.
+    boot_alpha : float, default 0.05
+        Bands ``.y_lo``/``.y_hi`` and intervals ``conf.low``/``conf.high`` at
+        ``boot_alpha / 2`` and ``1 - boot_alpha / 2``.
+    boot_centre : {"mean", "median"}, default "mean"
+        ``.y`` and the statistics' ``estimate``: the replicates' mean or median.
+    seed : int, default 0
+        R's ``seed`` (a whole number in R's integer range).
+
+    Attributes
+    ----------
+    terms : list
+        The requested terms: column labels and ``"a:b"`` strings, in the
+        requested order (1-D first, as R stores them).
+    ordered_x_cols : dict
+        ``{"d1": [...], "d2": [...]}`` in ale's computation order (the row
+        order of its statistics tables).
+    y_col : object or None
+    y_type : str or None
+        The response's ale type (``"numeric"``, ``"binary"``, ...).
+    y_cats : list
+        The response categories: the model's output names, or ``[y_col]``
+        for one output.
+    y_summary : pandas.DataFrame
+        R's ``params$y_summary``: quantiles, mean, min and max of the
+        response values.
+    feature_types : dict
+        Each feature's ale type.
+    max_num_bins, boot_it, boot_alpha, boot_centre, seed, pred_type
+        The arguments, checked.
+
+    Notes
+    -----
+    Where ``ale`` 0.5.0 is wrong, pyale is right (``docs/deviations.md``):
+    the bootstrap of binary, categorical and ordinal features uses the
+    resampled rows' own categories; a binary feature stored as two numbers
+    moves from its smaller value (not from the level code 1); 2-D terms of a
+    multi-class model subtract their own class's lower-order parts;
+    ``get(stats=...)`` works with only 2-D terms; ``ale_centre="mean"`` uses
+    each category's own mean.  Categorical levels are ordered as R orders
+    them on reference BLAS/LAPACK (Debian/Ubuntu's default, R's own); an R
+    linked to OpenBLAS or MKL may reverse an order, which here changes the
+    values (backward differences): make the column an ordered Categorical
+    to impose an order.  Character columns' levels are sorted by code
+    point (R sorts in the session's locale).  pyale computes no p-values
+    (compare with R's ``p_values = NULL``).
+
+    Without a response column R stops; pyale then summarises the model's
+    predictions on ``data`` instead (as R does for a binary or categorical
+    response).
+
+    References
+    ----------
+    Apley, D. W. and Zhu, J. (2020). Visualizing the effects of predictor
+    variables in black box supervised learning models. JRSS B 82(4),
+    1059-1086.  Okoli, C. (2023). Statistical inference using machine
+    learning and classical techniques based on accumulated local effects
+    (ALE). arXiv:2310.09877.  R package ``ale`` 0.5.0.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, pyale
+    >>> data = pd.DataFrame({"x": np.arange(12.0), "z": np.tile([0.0, 1.0], 6)})
+    >>> data["y"] = data["x"] * (1 + data["z"])
+    >>> res = pyale.ALE(None, ["x"], data, "y", max_num_bins=4,
+    ...                 pred_fun=lambda object, newdata, type: newdata["x"] * (1 + newdata["z"]))
+    >>> print(res.get("x")[["x.ceil", ".n", ".y"]].round(4))
+       x.ceil  .n       .y
+    0     0.0   1  -1.1667
+    1     3.0   3   3.8333
+    2     7.0   4   9.8333
+    3    11.0   4  15.8333
+    >>> print(res.get(stats="estimate").round(4))
+      term    aled  aler_min  aler_max    naled  naler_min  naler_max
+    0    x  3.8889   -8.1667    8.8333  22.2222      -50.0    33.3333
+    """
+
+    def __init__(self, model, x_cols, data, y_col=None, *, pred_fun=None, pred_type="response",
+                 max_num_bins=10, boot_it=0, boot_alpha=0.05, boot_centre="mean", seed=0):
+        data, native = as_pandas(data, param="data", caller=CALLER)
+        prediction = Prediction.of(model, pred_fun, pred_type, native)
+        if y_col is None:
+            y_col = prediction.response_column(data)
+        args = check_ale_arguments(model, x_cols, data, y_col, pred_fun=pred_fun, pred_type=pred_type,
+                                   max_num_bins=max_num_bins, boot_it=boot_it, boot_alpha=boot_alpha,
+                                   boot_centre=boot_centre, seed=seed)
+        self.y_col = y_col
+        self.pred_type = args.pred_type
+        self.max_num_bins, self.boot_it = args.max_num_bins, args.boot_it
+        self.boot_alpha, self.boot_centre, self.seed = args.boot_alpha, args.boot_centre, args.seed
+        self.terms = list(args.terms_1d) + [_label(t) for t in args.terms_2d]
+        self.ordered_x_cols = {"d1": list(args.ordered_1d), "d2": [_label(t) for t in args.ordered_2d]}
+        self._columns = list(data.columns)
+        X = data if y_col is None else data.drop(columns=[y_col])
+        ordered = [(t,) for t in args.ordered_1d] + list(args.ordered_2d)
+        infos = {}
+        for term in ordered:
+            for name in term:
+                if name not in infos:
+                    infos[name] = ale_axis(X, name, self.max_num_bins)
+        self.feature_types = {name: info.ale_type for name, info in infos.items()}
+        caller = ModelCaller(prediction.predict, name=prediction.name, single_output=False)
+        self.y_type, values, self.y_cats = response_values(caller, data, y_col, prediction)
+        self.y_summary = y_summary(values, self.y_cats, y_col if y_col is not None else "yhat")
+        self._values = values
+        plans = [Plan(tuple(infos[n].axis for n in term), rules="ale") for term in ordered]
+        draws = None
+        if self.boot_it:
+            draws = ExplicitDraws.from_rows(iter_ale_bootstrap_rows(X.shape[0], self.boot_it, seed=self.seed),
+                                            X.shape[0])
+        estimates = estimate(PandasEngine(X), plans, caller, draws=draws)
+        if estimates and estimates[0].effects.shape[-1] != len(self.y_cats):
+            raise ValueError(f"{CALLER}: the model gave {estimates[0].effects.shape[-1]} outputs on the shifted "
+                             f"data but {len(self.y_cats)} on 'data'.")
+        self._terms = {}
+        for term, est in zip(ordered, estimates):
+            curves = est.effects[None] if est.replicates is None else np.concatenate([est.effects[None],
+                                                                                        est.replicates])
+            self._terms[_label(term)] = _Term(term, _label(term), tuple(infos[n] for n in term), curves,
+                                              est.bin_counts, est.replicate_bin_counts, est)
+        self._stats = None
+
+    # ------------------------------------------------------------------ get()
+
+    def _centre(self, cat, ale_centre: str) -> float:
+        column = self.y_cats.index(cat)
+        if ale_centre == "median":
+            return float(self.y_summary.loc["50%", self.y_summary.columns[-len(self.y_cats) + column]])
+        if ale_centre == "mean":
+            return float(np.mean(self._values[:, column]))
+        return 0.0
+
+    def _table(self, term: _Term, column: int, centre: float) -> pd.DataFrame:
+        summary = band_summary(term.curves[..., column], boot_alpha=self.boot_alpha, boot_centre=self.boot_centre)
+        if len(term.features) == 1:
+            info = term.infos[0]
+            bins = info.bins if info.ale_type == "numeric" else info.labels
+            return effect_table_1d(str(info.name), info.ale_type, bins, term.counts, summary, centre=centre)
+        bins = tuple(i.bins if i.ale_type == "numeric" else i.labels for i in term.infos)
+        return effect_table_2d(tuple(str(i.name) for i in term.infos), term.types, bins, term.counts, summary,
+                               centre=centre)
+
+    def statistics(self) -> dict:
+        """``{category: {dimension: [(term, summary), ...]}}`` in computation order (cached)."""
+        if self._stats is None:
+            from .._core.stats import Normaliser
+
+            out = {}
+            for c, cat in enumerate(self.y_cats):
+                norm = Normaliser.from_response(self._values[:, c])
+                dims = {"d1": [], "d2": []}
+                for term in self._terms.values():
+                    curves = term.curves[..., c]
+                    if self.boot_it:
+                        pairs = zip(curves[1:], term.replicate_counts)
+                    else:
+                        pairs = [(curves[0], term.counts)]
+                    numeric = tuple(t == "numeric" for t in term.types)
+                    per = [ale_statistics_1d(y, n, numeric=numeric[0], norm=norm) if len(numeric) == 1
+                           else ale_statistics_2d(y, n, numeric=numeric, norm=norm) for y, n in pairs]
+                    dims[term.dimension].append(
+                        (term.label, summarise_statistics(per, boot_alpha=self.boot_alpha,
+                                                          boot_centre=self.boot_centre)))
+                out[cat] = dims
+            self._stats = out
+        return self._stats
+
+    def get(self, x_cols=None, *, stats=None, cats=None, ale_centre: str = "median", simplify: bool = True):
+        """R's ``get(obj, x_cols, stats =, cats =, ale_centre =, simplify =)``.
+
+        Parameters
+        ----------
+        x_cols : str, sequence or dict, optional
+            Terms to return (as for ``ALE``), all by default; each must have
+            been computed.
+        stats : str or list of str, optional
+            ``"estimate"``: one row per term with each statistic's estimate;
+            ``"all"`` or statistic names (``"aled"``, ``"aler_min"``,
+            ``"aler_max"``, ``"naled"``, ``"naler_min"``, ``"naler_max"``): the
+            long table ``term, statistic, estimate, conf.low, mean, median,
+            conf.high``.  Omitted: the effect tables.
+        cats : str or list, optional
+            Response categories to return (all by default).
+        ale_centre : {"median", "mean", "zero"}, default "median"
+            Added to every ``.y`` column: the response's median, its mean, or 0.
+        simplify : bool, default True
+            As R: drop an empty dimension and unwrap single elements.
+
+        Returns
+        -------
+        pandas.DataFrame or dict
+            Effect tables (``<x>.ceil`` or ``<x>.bin``, ``.n``, ``.y``,
+            ``.y_lo``, ``.y_mean``, ``.y_median``, ``.y_hi``; rows in bin
+            order, the first feature varying fastest for 2-D terms) or
+            statistics tables, nested as R nests them: by category when
+            there are several, by dimension (``"d1"``, ``"d2"``) when both
+            are present, by term when there are several.
+        """
+        wanted = self._wanted_terms(x_cols)
+        cats = self._wanted_cats(cats)
+        if ale_centre not in ("median", "mean", "zero"):
+            raise ValueError(f"The 'ale_centre' parameter of get must be 'median', 'mean' or 'zero'. "
+                             f"Got {ale_centre!r} instead.")
+        if stats is not None:
+            names = self._wanted_stats(stats)
+        out = {}
+        for cat in cats:
+            if stats is None:
+                column, centre = self.y_cats.index(cat), self._centre(cat, ale_centre)
+                part = {dim: {t: self._table(self._terms[t], column, centre) for t in terms}
+                        for dim, terms in wanted.items()}
+            else:
+                computed = self.statistics()[cat]
+                part = {}
+                for dim, terms in wanted.items():
+                    rows = [item for item in computed[dim] if item[0] in terms]
+                    if stats == "estimate":
+                        part[dim] = statistics_estimate_table(rows)
+                    else:
+                        part[dim] = statistics_long_table(rows, names)
+            out[cat] = _simplified(part) if simplify else part
+        return out[cats[0]] if len(cats) == 1 else out
+
+    def _wanted_terms(self, x_cols) -> dict:
+        if x_cols is None:
+            d1 = [t for t in self.terms if t in self.ordered_x_cols["d1"]]
+            d2 = [t for t in self.terms if t in self.ordered_x_cols["d2"]]
+        else:
+            r1, r2, _, _ = resolve_x_cols(x_cols, self._columns, self.y_col)
+            d1, d2 = list(r1), [_label(t) for t in r2]
+        missing = [t for t in d1 + d2 if t not in self._terms]
+        if missing:
+            raise ValueError(f"The 'x_cols' parameter of get names {missing!r}, which this ALE did not compute "
+                             f"(it has {self.terms!r}).")
+        return {"d1": d1, "d2": d2}
+
+    def _wanted_cats(self, cats) -> list:
+        if cats is None:
+            return list(self.y_cats)
+        cats = [cats] if isinstance(cats, str) or np.ndim(cats) == 0 else list(cats)
+        unknown = [c for c in cats if c not in self.y_cats]
+        if unknown:
+            raise ValueError(f"The 'cats' parameter of get must name categories of the response "
+                             f"{self.y_cats!r}. Got {unknown!r} instead.")
+        return cats
+
+    @staticmethod
+    def _wanted_stats(stats) -> tuple:
+        if isinstance(stats, str) and stats in ("estimate", "all"):
+            return STATISTICS
+        names = [stats] if isinstance(stats, str) else list(stats)
+        if not names or any(n not in STATISTICS for n in names):
+            raise ValueError(f"The 'stats' parameter of get must be 'estimate', 'all', or one or more of "
+                             f"{list(STATISTICS)!r}. Got {stats!r} instead.")
+        return tuple(names)
+
+    # ------------------------------------------------------------------ the object
+
+    def curves(self, term, cat=None) -> np.ndarray:
+        """The centred curves of a term: the full data's first, then each replicate's (NaN where R has NA).
+
+        Shape ``(1 + boot_it, *bins)`` for one category (the first by
+        default), centred at 0 (before ``get()``'s centre).
+        """
+        column = 0 if cat is None else self.y_cats.index(self._wanted_cats(cat)[0])
+        key = _label(tuple(term)) if isinstance(term, tuple) else term
+        if key not in self._terms:
+            raise ValueError(f"{key!r} is not a term of this ALE ({self.terms!r}).")
+        return self._terms[key].curves[..., column]
+
+    def to_results(self, x_cols=None):
+        """The terms as :class:`pyale.ALEResults` (effects = ``.y`` centred at 0, band = ``.y_lo``/``.y_hi``)."""
+        from .results import to_results
+
+        wanted = self._wanted_terms(x_cols)
+        return to_results(self, [self._terms[t] for dim in ("d1", "d2") for t in wanted[dim]])
+
+    def plot(self, x_cols=None, ax=None, **kwargs):
+        """Draw the terms through :class:`pyale.ALEDisplay` (``.y`` with the band ``.y_lo``-``.y_hi``).
+
+        Parameters
+        ----------
+        x_cols : optional
+            Terms to draw (all by default); 2-D terms need a numeric second feature.
+        ax : matplotlib Axes or array of Axes, optional
+        **kwargs
+            Keywords of :meth:`pyale.ALEDisplay.plot`.
+
+        Returns
+        -------
+        ALEDisplay
+        """
+        from .._plot.display import ALEDisplay
+
+        return ALEDisplay.from_results(list(self.to_results(x_cols)), ax=ax, **kwargs)
+
+    def __repr__(self) -> str:
+        return "ALE(" + ", ".join(f"{k}={v}" for k, v in self._facts().items()) + ")"
+
+    def _facts(self) -> dict:
+        return {"terms": repr(self.terms), "y_col": repr(self.y_col), "y_cats": ", ".join(map(str, self.y_cats)),
+                "max_num_bins": str(self.max_num_bins), "boot_it": str(self.boot_it)}
+
+    def _repr_html_(self) -> str:
+        first = self.terms[0]
+        return _present.html_view("ALE", self._facts(), lambda ax: self.to_results(first)[0].plot(ax=ax))
+
+    def equals(self, other: object, *, rtol: float = 0.0, atol: float = 0.0) -> bool:
+        """Whether ``other`` is an ALE with the same terms, bins, counts and curves (floats within ``rtol``/``atol``).
+
+        Parameters
+        ----------
+        other : object
+            The object to compare with.
+        rtol, atol : float, default 0.0
+            Relative and absolute tolerance for floats.
+
+        Returns
+        -------
+        bool
+        """
+        if type(other) is not type(self) or list(self._terms) != list(other._terms):
+            return False
+        if (self.y_cats, self.y_type, self.boot_alpha, self.boot_centre) != (
+                other.y_cats, other.y_type, other.boot_alpha, other.boot_centre):
+            return False
+        for a, b in zip(self._terms.values(), other._terms.values()):
+            if a.types != b.types or [i.labels for i in a.infos] != [i.labels for i in b.infos]:
+                return False
+            if not (np.array_equal(a.counts, b.counts) and _present._same(a.curves, b.curves, rtol, atol)):
+                return False
+        return _present._same(self._values, other._values, rtol, atol)
+
+
+def _simplified(part: dict):
+    """R's ``simplify``: drop an empty dimension, unwrap a single element."""
+    def empty(value):
+        return len(value) == 0 if isinstance(value, dict) else value.shape[0] == 0
+
+    kept = {dim: value for dim, value in part.items() if not empty(value)}
+    if len(kept) == 1:
+        (kept,) = kept.values()
+    if isinstance(kept, dict) and len(kept) == 1:
+        (kept,) = kept.values()
+    return kept
