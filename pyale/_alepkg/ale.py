@@ -130,6 +130,9 @@ class ALE:
         response values.
     feature_types : dict
         Each feature's ale type.
+    bins : dict
+        Each feature's bins: the ceilings of a numeric feature, the levels
+        (values of the column) of the others in ale's order.
     max_num_bins, boot_it, boot_alpha, boot_centre, seed, pred_type
         The arguments, checked.
 
@@ -203,6 +206,7 @@ class ALE:
                 if name not in infos:
                     infos[name] = ale_axis(X, name, self.max_num_bins)
         self.feature_types = {name: info.ale_type for name, info in infos.items()}
+        self.bins = {name: info.bins for name, info in infos.items()}
         caller = ModelCaller(prediction.predict, name=prediction.name, single_output=False)
         self.y_type, values, self.y_cats = response_values(caller, data, y_col, prediction)
         self.y_summary = y_summary(values, self.y_cats, y_col if y_col is not None else "yhat")
