@@ -244,16 +244,20 @@ def ale(
         column; one that is also a pair of labels is refused as ambiguous
         (pass its position, or ``[["a", "b"]]`` for the pair).  MultiIndex
         columns are refused (flatten them with ``X.columns.to_flat_index()``).
-    conventions : {"aleplot", "iml"}, default "aleplot"
+    conventions : {"aleplot", "iml", "ale"}, default "aleplot"
         Whose numbers to reproduce: ``ALEPlot::ALEPlot`` (grid from
         ``seq(1/K, 1, length.out = K)`` quantiles, K = 40 by default) or
         iml's ``FeatureEffect`` (grid from ``seq(0, 1, length.out =
         grid.size + 1)`` quantiles, rounded for integer columns, 20 by default).
         A pair with one categorical feature must list it first under
         ALEPlot's conventions; under iml's either order is accepted and the
-        result lists the categorical feature first (iml's axes).
+        result lists the categorical feature first (iml's axes).  ``"ale"``:
+        R's ale 0.5.0 (:class:`pyale.ALE`'s effects: the minimum's own bin,
+        binary features, backward differences, its centring; any pair of
+        features in either order; no ``grid`` or ``sample_weight``).
     n_intervals : int, optional
-        ALEPlot's ``K`` or iml's ``grid.size``.
+        ALEPlot's ``K``, iml's ``grid.size``, or ale's ``max_num_bins - 1``
+        (9 by default).
     grid : sequence, optional
         User interval edges for a numeric feature (a pair of sequences, or
         ``None`` for a feature on its default grid, for a pair).  They must

@@ -108,7 +108,7 @@ def test_user_grid_must_cover_data_and_fill_every_interval():
 
 BAD = [
     (dict(features="nope"), ValueError, "The 'features' parameter of ale must name a column of X. Got 'nope'"),
-    (dict(conventions="R"), ValueError, "The 'conventions' parameter of ale must be one of ['aleplot', 'iml']. Got 'R' instead."),
+    (dict(conventions="R"), ValueError, "The 'conventions' parameter of ale must be one of ['aleplot', 'iml', 'ale']. Got 'R' instead."),
     (dict(n_intervals=0), ValueError, "The 'n_intervals' parameter of ale must be an int >= 1. Got 0 instead."),
     (dict(model=object()), TypeError, "The 'model' parameter must be a fitted model with predict or predict_proba"),
     (dict(response="a"), ValueError, "The 'response' parameter selects classes of a classifier"),

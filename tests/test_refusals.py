@@ -150,7 +150,7 @@ CASES = [
      "The 'grid' parameter of ale applies to numeric features; every requested feature is categorical."),
     # --- choices ---
     ("conventions type", lambda: ale(f, X, "x", conventions=None), TypeError,
-     "The 'conventions' parameter of ale must be one of ['aleplot', 'iml']. Got None instead."),
+     "The 'conventions' parameter of ale must be one of ['aleplot', 'iml', 'ale']. Got None instead."),
     ("method array", lambda: FeatureEffect(predictor(), "x", method=np.array(["ale"])), TypeError,
      "The 'method' parameter of FeatureEffect must be one of ['ale', 'pdp', 'ice', 'pdp+ice']. "
      "Got array(['ale'], dtype='<U3') instead."),

@@ -248,7 +248,7 @@ class ALE:
         return effect_table_2d(tuple(str(i.name) for i in term.infos), term.types, bins, term.counts, summary,
                                centre=centre)
 
-    def statistics(self) -> dict:
+    def _statistics(self) -> dict:
         """``{category: {dimension: [(term, summary), ...]}}`` in computation order (cached)."""
         if self._stats is None:
             from .._core.stats import Normaliser
@@ -318,7 +318,7 @@ class ALE:
                 part = {dim: {t: self._table(self._terms[t], column, centre) for t in terms}
                         for dim, terms in wanted.items()}
             else:
-                computed = self.statistics()[cat]
+                computed = self._statistics()[cat]
                 part = {}
                 for dim, terms in wanted.items():
                     rows = [item for item in computed[dim] if item[0] in terms]
@@ -367,8 +367,17 @@ class ALE:
     def curves(self, term, cat=None) -> np.ndarray:
         """The centred curves of a term: the full data's first, then each replicate's (NaN where R has NA).
 
-        Shape ``(1 + boot_it, *bins)`` for one category (the first by
-        default), centred at 0 (before ``get()``'s centre).
+        Parameters
+        ----------
+        term : str or tuple
+            A computed term: a column label, ``"a:b"`` or ``(a, b)``.
+        cat : optional
+            A response category (the first by default).
+
+        Returns
+        -------
+        numpy.ndarray
+            ``(1 + boot_it, *bins)``, centred at 0 (before ``get()``'s centre).
         """
         column = 0 if cat is None else self.y_cats.index(self._wanted_cats(cat)[0])
         key = _label(tuple(term)) if isinstance(term, tuple) else term
@@ -377,7 +386,18 @@ class ALE:
         return self._terms[key].curves[..., column]
 
     def to_results(self, x_cols=None):
-        """The terms as :class:`pyale.ALEResults` (effects = ``.y`` centred at 0, band = ``.y_lo``/``.y_hi``)."""
+        """The terms as :class:`pyale.ALEResults` (effects = ``.y`` centred at 0, band = ``.y_lo``/``.y_hi``).
+
+        Parameters
+        ----------
+        x_cols : optional
+            Terms (as for :meth:`get`), all by default.
+
+        Returns
+        -------
+        ALEResults
+            One :class:`~pyale.ALEResult` per term (``conventions="ale"``).
+        """
         from .results import to_results
 
         wanted = self._wanted_terms(x_cols)

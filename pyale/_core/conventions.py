@@ -177,4 +177,45 @@ CONVENTIONS: dict[str, Convention] = {
             "pairs accepted": "numeric x numeric, categorical x numeric in either order",
         },
     ),
+    "ale": Convention(
+        name="ale",
+        label="ale 0.5.0",
+        default_intervals=9,
+        edges=_aleplot,
+        imputation="ale",
+        empty_user_intervals="error",
+        rules={
+            "grid": (
+                "ceilings c(min(x), quantile(x, seq(1/K, 1, length.out = K), type = 1)), repeats removed, "
+                "K = max_num_bins - 1; bins: the minimum's rows alone, then (c[k-1], c[k]]"
+            ),
+            "default K": "9 (max_num_bins = 10)",
+            "intervals": "the minimum's own bin (local effect 0), then right-closed (c[k-1], c[k]]",
+            "numeric local effect": "mean over the bin's rows of f(c[k]) - f(c[k-1]), other columns held",
+            "accumulation": "cumulative sum from 0 at the minimum; a feature with two values (binary) is not accumulated",
+            "centring (numeric)": (
+                "subtract the mean of the interval mid-values weighted by interval counts (the minimum's rows "
+                "in the first interval)"
+            ),
+            "categorical level order": (
+                "ALEPlot's MDS order (logical and date columns by frequency tables), with R's eigenvector sign "
+                "on reference LAPACK; an ordered categorical keeps its order; binary: sorted values"
+            ),
+            "categorical local effect": "backward differences only: rows moved from the previous level to their own",
+            "centring (categorical)": "subtract the level-frequency-weighted mean",
+            "pairs": (
+                "second-order differences on the cell corners, mean per cell; ale's row and column parts and a "
+                "count-weighted constant removed"
+            ),
+            "empty pair cells": (
+                "intrapolation: mean of the linear interpolations along the cell's row, column and both "
+                "diagonals between filled cells; the rest 0"
+            ),
+            "pairs accepted": "any two features (numeric, binary, categorical, ordinal) in either order",
+            "bootstrap replicates": (
+                "rows resampled (pyale.ALE: R's own resamples for seed), full-data bins and centring constant; "
+                "an empty bin makes it and every later bin NaN"
+            ),
+        },
+    ),
 }
