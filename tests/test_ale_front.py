@@ -245,3 +245,17 @@ def test_pythonic_door_level_order_and_bootstrap():
     assert np.isfinite(res.ci_low).all() and res.statistics.shape == (6, 3)
     pair = pyale.ale(_f, data, [("z", "g")], conventions="ale", n_intervals=3)[0]
     assert pair.kind == "numeric x categorical" and pair.effects.shape == (4, 3, 1)
+
+
+def test_where_r_crashes_on_names_and_near_equal_ceilings():
+    """docs/ale-package.md, s. 10, cases 5 and 6: R crashes; pyale answers."""
+    d = pd.DataFrame({"my.bin.size": np.linspace(0, 1, 10), "z": np.arange(1.0, 11) / 7, "y": np.arange(10.0)})
+    res = pyale.ALE(None, "my.bin.size", d, "y",
+                    pred_fun=lambda object, newdata, type: newdata["my.bin.size"] ** 2 + newdata["z"])
+    assert list(res.get("my.bin.size").columns)[0] == "my.bin.size.ceil"
+    x = np.array([1, 1 + 2e-15, 1 + 4e-15, 2, 3, 4, 5, 6, 7, 8])
+    d = pd.DataFrame({"x": x, "y": np.arange(10.0)})
+    res = pyale.ALE(None, "x", d, "y", pred_fun=lambda object, newdata, type: newdata["x"] * 2)
+    table = res.get("x", ale_centre="zero")
+    assert table[".n"].tolist() == [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+    assert_allclose(np.diff(table[".y"]), 2 * np.diff(x), rtol=1e-9, atol=1e-14)
