@@ -2,7 +2,10 @@
 
     python scripts/make_migration_table.py
 
-Needs R with ALEPlot 1.1 and iml 0.11.4, and rpy2.  What it does, in order:
+Needs R with ALEPlot 1.1 and iml 0.11.4, and rpy2; for the ``ale`` rows, R's ale 0.5.0
+in the library ``$ALE_R_LIB`` (default ``~/Rlib-ale``: ale needs newer packages than
+iml's, so its calls run in a child process whose R starts with that library first).
+What it does, in order:
 
 1. R writes ``na.omit(datasets::airquality)`` to docs/examples/airquality.csv,
    every number written so that it reads back as the same double.
@@ -11,11 +14,13 @@ Needs R with ALEPlot 1.1 and iml 0.11.4, and rpy2.  What it does, in order:
    the model ``ozone`` and the classifier ``ozone_class``, ``pred.fun`` /
    ``pred_fun``, the iml predictors) are the environment of every call below.
    The two ``X`` are checked to be identical.
+   For the ``ale`` rows, ``ALE_R_SETUP`` and ``ALE_PY_SETUP`` then add the data with
+   the response (``dat``, ``dat_class``) and R's ``pred_fun`` (``pf``, ``pf_class``).
 3. Each entry of ``CASES`` is run in R and in Python; every cell of the two
    answers is compared (labels, levels, ``K`` and column names exactly,
    numbers with rtol 1e-10 and an absolute floor of 1e-10 times the range of
    R's values in that column, as ``pyale validate``).
-4. The table, both scripts, both outputs and the versions are written into
+4. The table, both scripts, both outputs, the ale setup and the versions are written into
    docs/migrating-from-r.md between the ``<!-- BEGIN GENERATED: ... -->`` and
    ``<!-- END GENERATED: ... -->`` markers; the prose around them is kept.
 
@@ -28,9 +33,12 @@ from __future__ import annotations
 import contextlib
 import datetime
 import io
+import json
+import os
 import platform
 import re
 import runpy
+import subprocess
 import sys
 import warnings
 from dataclasses import dataclass, field
@@ -127,8 +135,70 @@ CASES = [
          'pyale.ale(ozone, X, ("Wind", "Month"), conventions="iml", n_intervals=10)'),
     Case('FeatureEffect$new(classifier, "Temp", grid.size = 10)$results',
          'pyale.ale(ozone_class, X, "Temp", conventions="iml", n_intervals=10)'),
+    # ale::ALE and get(): dat = X with the response Ozone, pf = function(object, newdata, type) ozone(newdata)
+    Case('get(ALE(NULL, "Wind", dat, "Ozone", pred_fun = pf, parallel = 0, p_values = NULL), "Wind")',
+         'pyale.ALE(None, "Wind", dat, "Ozone", pred_fun=pf).get("Wind")'),
+    Case('get(ALE(NULL, "Month", dat, "Ozone", pred_fun = pf, parallel = 0, p_values = NULL), "Month")',
+         'pyale.ALE(None, "Month", dat, "Ozone", pred_fun=pf).get("Month")'),
+    Case('get(ALE(NULL, c("Solar.R", "Temp"), dat, "Ozone", pred_fun = pf, max_num_bins = 20, parallel = 0, '
+         'p_values = NULL))',
+         'pyale.ALE(None, ["Solar.R", "Temp"], dat, "Ozone", pred_fun=pf, max_num_bins=20).get()'),
+    Case('get(ALE(NULL, "Wind:Temp", dat, "Ozone", pred_fun = pf, max_num_bins = 6, parallel = 0, '
+         'p_values = NULL), "Wind:Temp")',
+         'pyale.ALE(None, "Wind:Temp", dat, "Ozone", pred_fun=pf, max_num_bins=6).get("Wind:Temp")'),
+    Case('get(ALE(NULL, "Month:Temp", dat, "Ozone", pred_fun = pf, max_num_bins = 6, parallel = 0, '
+         'p_values = NULL), "Month:Temp")',
+         'pyale.ALE(None, "Month:Temp", dat, "Ozone", pred_fun=pf, max_num_bins=6).get("Month:Temp")'),
+    Case('get(ALE(NULL, "Temp", dat, "Ozone", pred_fun = pf, boot_it = 50, seed = 7, parallel = 0, '
+         'p_values = NULL), "Temp")',
+         'pyale.ALE(None, "Temp", dat, "Ozone", pred_fun=pf, boot_it=50, seed=7).get("Temp")'),
+    Case('get(ALE(NULL, c("Wind", "Temp"), dat, "Ozone", pred_fun = pf, boot_it = 30, boot_alpha = 0.1, '
+         'boot_centre = "median", parallel = 0, p_values = NULL), stats = "estimate")',
+         'pyale.ALE(None, ["Wind", "Temp"], dat, "Ozone", pred_fun=pf, boot_it=30, boot_alpha=0.1, '
+         'boot_centre="median").get(stats="estimate")'),
+    Case('get(ALE(NULL, c("Wind", "Wind:Temp"), dat, "Ozone", pred_fun = pf, max_num_bins = 5, boot_it = 20, '
+         'seed = 3, parallel = 0, p_values = NULL), stats = "all")',
+         'pyale.ALE(None, ["Wind", "Wind:Temp"], dat, "Ozone", pred_fun=pf, max_num_bins=5, boot_it=20, '
+         'seed=3).get(stats="all")'),
+    Case('get(ALE(NULL, "Temp", dat_class, "level", pred_fun = pf_class, parallel = 0, p_values = NULL), "Temp")',
+         'pyale.ALE(None, "Temp", dat_class, "level", pred_fun=pf_class).get("Temp")'),
+    # pyale.ale(), ale's conventions: get()'s .y centred at zero
+    Case('get(ALE(NULL, "Wind", dat, "Ozone", pred_fun = pf, parallel = 0, p_values = NULL), "Wind", '
+         'ale_centre = "zero")', 'pyale.ale(ozone, X, "Wind", conventions="ale")'),
+    Case('get(ALE(NULL, "Month", dat, "Ozone", pred_fun = pf, parallel = 0, p_values = NULL), "Month", '
+         'ale_centre = "zero")', 'pyale.ale(ozone, X, "Month", conventions="ale")'),
+    Case('get(ALE(NULL, "Wind:Temp", dat, "Ozone", pred_fun = pf, max_num_bins = 6, parallel = 0, '
+         'p_values = NULL), "Wind:Temp", ale_centre = "zero")',
+         'pyale.ale(ozone, X, ("Wind", "Temp"), conventions="ale", n_intervals=5)'),
 ]
 # fmt: on
+
+#: Added, after migration.R and migration.py, for the ale rows (shown in the document).
+ALE_R_SETUP = """\
+library(ale)
+dat <- cbind(X, Ozone = aq$Ozone)  # ALE() takes the data with the response
+dat_class <- cbind(X, level = cut(aq$Ozone, c(-Inf, 30, 70, Inf), labels = c("low", "mid", "high")))
+pf <- function(object, newdata, type) ozone(newdata)
+pf_class <- function(object, newdata, type) as.matrix(ozone_class(newdata))
+"""
+ALE_PY_SETUP = """\
+dat = X.assign(Ozone=aq["Ozone"])  # ALE() takes the data with the response
+dat_class = X.assign(level=pd.cut(aq["Ozone"], [-np.inf, 30, 70, np.inf], labels=["low", "mid", "high"],
+                                  ordered=False))  # R's cut() gives an unordered factor
+
+
+def pf(object, newdata, type):
+    return ozone(newdata)
+
+
+def pf_class(object, newdata, type):
+    return ozone_class(newdata)
+"""
+
+
+def is_ale(case: Case) -> bool:
+    """Whether the R side of a case needs R's ale (run in the child process)."""
+    return "ALE(" in case.r
 
 R_HELPERS = r"""
 .mig_column <- function(col) {
@@ -315,12 +385,34 @@ def _compare_ale_with_results(r: dict, result, out: Outcome) -> None:
     out.numbers(r_values, py_values, value)
 
 
+def _compare_ale_with_get(r: dict, result, out: Outcome) -> None:
+    """ale's get(..., ale_centre = "zero") table against pyale.ale(conventions="ale"): bins and .y."""
+    columns = r["columns"]
+    shape = result.effects.shape[:-1]
+    for axis, (name, values) in enumerate(zip(result.features, result.grid)):
+        key = f"{name}.ceil" if f"{name}.ceil" in columns else f"{name}.bin"
+        if key not in columns:
+            out.problems.append(f"R's table has no column {name}.ceil or {name}.bin")
+            return
+        step = int(np.prod(shape[:axis]))
+        r_col = columns[key]
+        taken = {"kind": r_col["kind"], "levels": r_col.get("levels", []),
+                 "values": r_col["values"][::step][: shape[axis]]}
+        if r_col["kind"] in ("factor", "character"):
+            out.labels(taken["values"], [str(v) for v in values], f"grid[{axis}]")
+        else:
+            out.numbers(taken["values"], values, f"grid[{axis}]")
+    out.numbers(columns[".y"]["values"], result.effects[..., 0].ravel(order="F"), ".y")
+
+
 def compare(r: dict, py) -> Outcome:
     """Every cell of R's answer against pyale's."""
     import pyale
 
     out = Outcome()
-    if isinstance(py, pyale.ALEResult):
+    if isinstance(py, pyale.ALEResult) and py.conventions == "ale":
+        _compare_ale_with_get(r, py, out)
+    elif isinstance(py, pyale.ALEResult):
         if r["kind"] == "effect":
             _compare_ale_with_list(r, py, out)
         else:
@@ -366,14 +458,22 @@ def _run_scripts(ro) -> tuple[list[str], list[str], dict]:
     return r_lines, buffer.getvalue().splitlines(), namespace
 
 
-def run_case(ro, case: Case, namespace: dict) -> Outcome:
-    try:
-        # iml's PDP/ICE draw random numbers that only change R's order of summation (about 1e-14);
-        # a fixed seed makes the table reproduce byte for byte.
-        ro.r(f"set.seed({SEED}); pdf(NULL); .mig_res <- ({case.r}); invisible(dev.off())")
-        r_answer = _from_r(ro.r(".mig_export(.mig_res)"))
-    except Exception as exc:  # noqa: BLE001 - a failing R call is reported in its row
-        return Outcome(problems=[f"R failed: {str(exc).strip()[:200]}"])
+def _r_answer(ro, call: str) -> dict:
+    # iml's PDP/ICE draw random numbers that only change R's order of summation (about 1e-14);
+    # a fixed seed makes the table reproduce byte for byte.
+    ro.r(f"set.seed({SEED}); pdf(NULL); .mig_res <- ({call}); invisible(dev.off())")
+    return _from_r(ro.r(".mig_export(.mig_res)"))
+
+
+def run_case(ro, case: Case, namespace: dict, r_answer: dict | None = None) -> Outcome:
+    """One row: R's answer (given, for the ale rows run in the child) against pyale's."""
+    if r_answer is None:
+        try:
+            r_answer = _r_answer(ro, case.r)
+        except Exception as exc:  # noqa: BLE001 - a failing R call is reported in its row
+            return Outcome(problems=[f"R failed: {str(exc).strip()[:200]}"])
+    if "error" in r_answer:
+        return Outcome(problems=[f"R failed: {r_answer['error'][:200]}"])
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -386,7 +486,73 @@ def run_case(ro, case: Case, namespace: dict) -> Outcome:
         return Outcome(problems=[f"answers not comparable: {type(exc).__name__}: {exc}"])
 
 
-def _versions(ro, data_check: Outcome) -> dict:
+# ---------------------------------------------------------------- R's ale, in a child process
+def ale_library() -> str:
+    return str(Path(os.environ.get("ALE_R_LIB", "~/Rlib-ale")).expanduser())
+
+
+def _jsonable(obj):
+    if isinstance(obj, np.ndarray):
+        return {"__array__": [None if np.isnan(v) else float(v) for v in obj.ravel(order="F")],
+                "shape": list(obj.shape)}
+    if isinstance(obj, dict):
+        return {k: _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_jsonable(v) for v in obj]
+    return obj
+
+
+def _unjson(obj):
+    if isinstance(obj, dict) and "__array__" in obj:
+        values = np.array([np.nan if v is None else v for v in obj["__array__"]], dtype=float)
+        return values.reshape(obj["shape"], order="F")
+    if isinstance(obj, dict):
+        return {k: _unjson(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_unjson(v) for v in obj]
+    return obj
+
+
+def _ale_child() -> int:
+    """Child process: R (started with ale's library first) answers the ale calls read from stdin."""
+    calls = json.loads(sys.stdin.read())
+    ro = _start_r()
+    ro.r(f'invisible(capture.output(source("{R_SCRIPT.as_posix()}", echo = FALSE)))')
+    # ale's progress bar (cli) asks for an option RStudio sets; embedded R through rpy2 has none.
+    ro.r("options(rstudio.notebook.executing = FALSE)")
+    ro.r(ALE_R_SETUP)
+    answers = {}
+    for call in calls:
+        try:
+            answers[call] = _jsonable(_r_answer(ro, call))
+        except Exception as exc:  # noqa: BLE001 - reported in the call's row
+            answers[call] = {"error": str(exc).strip()}
+    version = str(ro.r('as.character(packageVersion("ale"))')[0])
+    print(json.dumps({"answers": answers, "ale": version}))
+    return 0
+
+
+def ale_answers(cases: list[Case], env: dict | None = None) -> tuple[dict, str]:
+    """R's answers to the ale rows (``{call: answer}``) and ale's version, from one child process.
+
+    ``env`` is the child's environment (this process's by default; a process
+    that already runs R through rpy2 must pass one without the library path
+    rpy2 added, see tests/subprocess_env.py).
+    """
+    calls = [case.r for case in cases if is_ale(case)]
+    library = ale_library()
+    if not (Path(library) / "ale").is_dir():
+        raise RuntimeError(f"no R package 'ale' in {library} (set ALE_R_LIB)")
+    env = dict(os.environ if env is None else env, R_LIBS=library)
+    done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--ale-child"], input=json.dumps(calls),
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=3600)
+    if done.returncode != 0:
+        raise RuntimeError(f"the ale child process failed: {done.stderr[-2000:]}")
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    return {call: _unjson(answer) for call, answer in found["answers"].items()}, found["ale"]
+
+
+def _versions(ro, data_check: Outcome, ale_version: str = "") -> dict:
     import numpy
     import pandas
     import scipy
@@ -399,7 +565,7 @@ def _versions(ro, data_check: Outcome) -> dict:
     return {
         "R": str(ro.r("R.version.string")[0]),
         "R packages": f"ALEPlot {pkg('ALEPlot')}, iml {pkg('iml')}, data.table {pkg('data.table')}, "
-                      f"yaImpute {pkg('yaImpute')}",
+                      f"yaImpute {pkg('yaImpute')}, ale {ale_version}",
         "Python": f"{platform.python_version()}, pyale {pyale.__version__}, numpy {numpy.__version__}, "
                   f"pandas {pandas.__version__}, scipy {scipy.__version__}",
         "Data": f"X identical in R and Python ({data_check.cells} cells: names, types, levels, values)"
@@ -449,6 +615,12 @@ def example_markdown(r_lines: list[str], py_lines: list[str]) -> str:
     return "\n".join(parts)
 
 
+def ale_setup_markdown() -> str:
+    return "\n".join(["<table>", "<tr><th>R (after migration.R)</th><th>Python (after migration.py)</th></tr>",
+                      "<tr>", "<td>", "", "```r", ALE_R_SETUP.rstrip("\n"), "```", "", "</td>", "<td>", "",
+                      "```python", ALE_PY_SETUP.rstrip("\n"), "```", "", "</td>", "</tr>", "</table>"])
+
+
 def versions_markdown(versions: dict) -> str:
     return "\n".join(f"- {key}: {value}" for key, value in versions.items())
 
@@ -461,6 +633,12 @@ def replace_block(text: str, name: str, body: str) -> str:
 
 
 def main() -> int:
+    # R's ale first, in a child process, before rpy2 changes this process's library path
+    try:
+        answers, ale_version = ale_answers(CASES)
+    except (RuntimeError, subprocess.TimeoutExpired) as exc:
+        print(f"make_migration_table: needs R's ale 0.5.0: {exc}", file=sys.stderr)
+        return 3
     try:
         ro = _start_r()
     except (ImportError, ValueError, RuntimeError, OSError) as exc:
@@ -468,17 +646,19 @@ def main() -> int:
         return 3
     _write_csv(ro)
     r_lines, py_lines, namespace = _run_scripts(ro)
+    exec(ALE_PY_SETUP, namespace)  # noqa: S102 - our own setup code
     data_check = Outcome()
     _compare_frames(_from_r(ro.r(".mig_export(X)")), _py_frame(namespace["X"]), data_check, what="X")
     outcomes = []
     for case in CASES:
-        out = run_case(ro, case, namespace)
+        out = run_case(ro, case, namespace, answers.get(case.r) if is_ale(case) else None)
         outcomes.append(out)
         status = "ok" if out.match else "DIFFERS " + "; ".join(out.problems)
         print(f"{out.cells:6d} cells  abs {_number(out.max_abs):>8}  rel {_number(out.max_rel):>8}  "
               f"{status:<8} {case.py}")
     text = DOC.read_text()
-    text = replace_block(text, "versions", versions_markdown(_versions(ro, data_check)))
+    text = replace_block(text, "versions", versions_markdown(_versions(ro, data_check, ale_version)))
+    text = replace_block(text, "ale-setup", ale_setup_markdown())
     text = replace_block(text, "table", table_markdown(outcomes))
     text = replace_block(text, "example", example_markdown(r_lines, py_lines))
     DOC.write_text(text)
@@ -488,4 +668,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(_ale_child() if sys.argv[1:] == ["--ale-child"] else main())
