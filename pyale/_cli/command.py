@@ -158,8 +158,9 @@ def build_parser() -> argparse.ArgumentParser:
             "with R's sorted levels on both sides."
         ),
     )
-    _add_job_options(validate, conventions=["aleplot", "iml", "both"], default="both",
-                     conventions_help="compare with ALEPlot, iml, or both (default)")
+    _add_job_options(validate, conventions=["aleplot", "iml", "both", "ale"], default="both",
+                     conventions_help="compare with ALEPlot, iml, both (default), or R's ale package "
+                                      "(--intervals is then max_num_bins - 1)")
     validate.set_defaults(handler=_validate_command)
     return parser
 
@@ -453,7 +454,7 @@ def _validate_command(args) -> int:
         label = feature_label(feature if isinstance(feature, tuple) else (feature,))
         _progress(f"[{number}/{len(jobs)}] {conv}: {label} in R and in pyale")
         K = args.intervals or _validate.DEFAULT_INTERVALS[conv]
-        compare = _validate.compare_aleplot if conv == "aleplot" else _validate.compare_iml
+        compare = _validate.COMPARE[conv]
         try:
             comparison = compare(side, predict, feature, K)
         except Exception as exc:  # noqa: BLE001 - R's or pyale's message, with the effect it concerns

@@ -1,7 +1,7 @@
 """``pyale validate``: R's ALEPlot / iml and pyale on the same data and model, compared.
 
-The R side runs ALEPlot 1.1's ``ALEPlot`` and iml's ``FeatureEffect$new(...,
-method = "ale")`` through rpy2 on the data exactly as pyale sees it
+The R side runs ALEPlot 1.1's ``ALEPlot``, iml's ``FeatureEffect$new(...,
+method = "ale")`` or ale 0.5.0's ``ALE()`` with ``get()`` through rpy2 on the data exactly as pyale sees it
 (:func:`pyale.r.to_r_dataframe`).  An R model (``.rds``) is evaluated by R's
 own ``predict`` on both sides; a Python model is handed to R as a callback,
 so both sides call the very same model.  Every effect is compared cell by
@@ -24,12 +24,13 @@ from .files import feature_label
 from .inputs import exact_csv_options
 from .validate_r import PACKAGES, RSide, r_problem, unsyntactic_names, versions
 
-__all__ = ["PACKAGES", "Comparison", "RSide", "as_r_factors", "compare_aleplot", "compare_iml", "is_r_model",
+__all__ = ["PACKAGES", "Comparison", "RSide", "as_r_factors", "compare_aleplot", "compare_iml", "compare_ale",
+           "COMPARE", "is_r_model",
            "model_predict", "python_setup", "r_problem", "report_context", "unsyntactic_names", "versions"]
 
 RTOL = 1e-10
 ATOL_SCALE = 1e-10
-DEFAULT_INTERVALS = {"aleplot": 40, "iml": 20}
+DEFAULT_INTERVALS = {"aleplot": 40, "iml": 20, "ale": 9}  # ale: max_num_bins - 1
 
 
 @dataclass
@@ -224,6 +225,57 @@ def compare_iml(side: RSide, predict, feature, grid_size: int) -> Comparison:
                       f"method='ale', grid_size={grid_size}).results", table, max_abs, max_rel, atol, within,
                       problems, tuple(names))
 
+
+def compare_ale(side: RSide, predict, feature, intervals: int) -> Comparison:
+    """ale's ``get(ALE(...), ale_centre = "zero")`` in R against pyale.ALE: bins, counts and every ``.y`` column.
+
+    ``intervals`` is ale's ``max_num_bins - 1``.  Both sides get the model's
+    predictions as the response column ALE() requires (``.pyale_y``).
+    """
+    import pyale
+
+    names = list(feature) if isinstance(feature, tuple) else [feature]
+    term = ":".join(map(str, names))
+    response = np.asarray(predict(side.X), dtype=float).reshape(-1)
+    data = side.X.copy(deep=False)
+    data[".pyale_y"] = response
+    py = pyale.ALE(None, [tuple(names)] if len(names) == 2 else names[0], data, ".pyale_y",
+                   pred_fun=lambda object, newdata, type: predict(newdata),  # noqa: A006
+                   max_num_bins=intervals + 1).get([tuple(names)] if len(names) == 2 else names[0],
+                                                   ale_centre="zero")
+    max_num_bins = equivalent_intervals(side.X.shape[0], intervals, "aleplot") + 1
+    r_frame, code = side.ale(names, max_num_bins, response)
+    problems: list[str] = []
+    if list(r_frame.columns) != list(py.columns) or r_frame.shape[0] != py.shape[0]:
+        problems.append(f"tables differ: R {list(r_frame.columns)} x {r_frame.shape[0]}, "
+                        f"pyale {list(py.columns)} x {py.shape[0]}")
+    keys = [c for c in py.columns if c.endswith((".ceil", ".bin"))]
+    for column in keys + [".n"] if not problems else []:
+        r_col, py_col = r_frame[column], py[column]
+        if column.endswith(".ceil"):
+            same = np.allclose(py_col.to_numpy(float), r_col.to_numpy(float), rtol=RTOL, atol=0)
+        else:
+            same = [str(v) for v in r_col] == [str(v) for v in py_col]
+        if not same:
+            hint = (" (R orders a factor's levels by the sign of an eigenvector, which depends on the BLAS/LAPACK "
+                    "R uses; pyale reproduces R on reference BLAS/LAPACK)" if column.endswith(".bin") else "")
+            problems.append(f"column {column!r} differs{hint}")
+    values = [".y", ".y_lo", ".y_mean", ".y_median", ".y_hi"]
+    n = min(r_frame.shape[0], py.shape[0])
+    f_r = np.concatenate([r_frame[c].to_numpy(float)[:n] if c in r_frame else np.full(n, np.nan) for c in values])
+    f_py = np.concatenate([py[c].to_numpy(float)[:n] for c in values])
+    table = _compared([(c, py[c].to_numpy()[:n]) for c in keys + [".n"]], f_r[:n], f_py[:n])
+    max_abs, max_rel, atol, within = _differences(f_r, f_py)
+    py_term = repr([tuple(names)]) if len(names) == 2 else repr(names[0])
+    return Comparison("ale", feature_label(names), code,
+                      f"pyale.ALE(None, {py_term}, X.assign(**{{'.pyale_y': predict(X)}}), '.pyale_y', "
+                      f"pred_fun=lambda object, newdata, type: predict(newdata), max_num_bins={intervals + 1})"
+                      f".get({py_term}, ale_centre='zero')", table, max_abs, max_rel, atol, within, problems,
+                      tuple(names))
+
+
+#: The comparison of each convention.
+COMPARE = {"aleplot": compare_aleplot, "iml": compare_iml, "ale": compare_ale}
 
 _TYPED = object()
 

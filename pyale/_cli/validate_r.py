@@ -15,7 +15,7 @@ import pandas as pd
 
 __all__ = ["PACKAGES", "RSide", "r_problem", "unsyntactic_names", "versions"]
 
-PACKAGES = {"aleplot": ("ALEPlot", "yaImpute"), "iml": ("iml",)}
+PACKAGES = {"aleplot": ("ALEPlot", "yaImpute"), "iml": ("iml",), "ale": ("ale",)}
 
 INSTALL_R = (
     "Install R, then rpy2 through pyale's 'r' extra: in the top folder of a clone of pyale's repository run "
@@ -191,6 +191,36 @@ class RSide:
         if str(self.ro.r["class"](value)[0]) in ("character", "factor"):
             return [str(v) for v in self.ro.r["as.character"](value)]
         return np.asarray(value, dtype=float)
+
+    def ale(self, features: list[str], max_num_bins: int, response: np.ndarray) -> tuple[pd.DataFrame, str]:
+        """ale's ``get(ALE(...), term, ale_centre = "zero")`` as a DataFrame.
+
+        ``ALE()`` needs a response column in its data: ``.pyale_y``, the
+        model's predictions on the data (``response``), on both sides.
+        """
+        from rpy2.robjects import pandas2ri
+        from rpy2.robjects.conversion import localconverter
+
+        ro = self.ro
+        if not hasattr(self, "_ale_ready"):
+            ro.globalenv[".pyale_ale_y"] = ro.FloatVector(np.asarray(response, dtype=float))
+            lines = [".pyale_Xy <- cbind(.pyale_X, .pyale_y = .pyale_ale_y)",
+                     f".pyale_apf <- function(object, newdata, type) {{ model <- object; {self.predict_code} }}"]
+            for line in lines:
+                ro.r(line)
+            # ale's progress bar (cli) reads an option RStudio sets; R embedded through rpy2 has none
+            ro.r("if (is.null(getOption('rstudio.notebook.executing'))) options(rstudio.notebook.executing = FALSE)")
+            self.setup += ("\n# .pyale_ale_y: the model's predictions on .pyale_X (ALE() needs a response column)\n"
+                           + "\n".join(lines))
+            self._ale_ready = True
+        term = ":".join(map(str, features))
+        code = (f"ale::get(ale::ALE({self.model_name}, x_cols = {_r_string(term)}, data = .pyale_Xy, "
+                f"y_col = \".pyale_y\", pred_fun = .pyale_apf, max_num_bins = {max_num_bins}, parallel = 0, "
+                f"p_values = NULL, silent = TRUE), {_r_string(term)}, ale_centre = \"zero\")")
+        ro.r(f".pyale_ale <- as.data.frame({code})")
+        with localconverter(ro.default_converter + pandas2ri.converter):
+            frame = ro.conversion.get_conversion().rpy2py(ro.r(".pyale_ale"))
+        return frame.reset_index(drop=True), code
 
     def iml(self, features: list[str], grid_size: int) -> tuple[pd.DataFrame, str]:
         """iml's ``FeatureEffect$new(..., method = "ale")$results`` as a DataFrame."""
