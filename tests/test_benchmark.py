@@ -75,3 +75,35 @@ def test_uncertainty_benchmark_writes_its_section(tmp_path):
     first = text
     assert bench_uncertainty.main(["--n", "800", "--replicates", "20", "--repeats", "1", "--out", str(out)]) == 0
     assert out.read_text().count(bench_uncertainty.BEGIN) == 1 and len(out.read_text()) > len(first) - 200
+
+
+def test_bootstrap_benchmark_writes_its_section_without_r(tmp_path):
+    import bench_bootstrap
+
+    out = tmp_path / "performance.md"
+    out.write_text("# Performance\n\nexisting\n")
+    assert bench_bootstrap.main(["--quick", "--no-r", "--repeats", "1", "--out", str(out)]) == 0
+    text = out.read_text()
+    assert text.startswith("# Performance\n\nexisting\n") and "## R's ale package: bootstrap" in text
+    assert "| 300 rows, x1, g, boot_it = 10 | not run |" in text
+    # rerun: the section is replaced, not appended
+    assert bench_bootstrap.main(["--quick", "--no-r", "--repeats", "1", "--out", str(out)]) == 0
+    assert out.read_text().count(bench_bootstrap.BEGIN) == 1
+
+
+@pytest.mark.r
+def test_bootstrap_benchmark_against_r(R, tmp_path):
+    import os
+
+    import bench_bootstrap
+
+    library = Path(os.environ.get("ALE_R_LIB", "~/Rlib-ale")).expanduser()
+    if not (library / "ale").is_dir():
+        pytest.skip(f"R's ale is not installed in {library}")
+    out = tmp_path / "performance.md"
+    assert bench_bootstrap.main(["--quick", "--repeats", "1", "--out", str(out)]) == 0
+    rows = [line for line in out.read_text().splitlines() if line.startswith("| 300 rows") or
+            line.startswith("| 400 rows")]
+    assert len(rows) == 2
+    for row in rows:
+        assert float(row.rstrip(" |").split("|")[-1]) < 1e-9, row  # R and pyale agree
