@@ -187,6 +187,13 @@ def test_pythonic_door_gives_the_same_effects(path):
         assert result.conventions == "ale"
         for c, cat in enumerate(res.y_cats):
             assert_array_equal(result.effects[..., c], res.curves(entry, cat)[0])
+    if res.y_type == "numeric":  # the statistics too, given the observed response
+        y = frame(fx["data"])[fx["call"]["y_col"]]
+        with_y = pyale.ale(model, X, entries, conventions="ale", n_intervals=fx["call"]["max_num_bins"] - 1, y=y)
+        for entry, result in zip(entries, with_y):
+            expected = res.get([entry], stats="estimate")
+            assert_allclose(result.statistics["estimate"].to_numpy(), expected.iloc[0, 1:].to_numpy(float),
+                            rtol=1e-12, atol=1e-12)
 
 
 def test_every_fixture_ran():
