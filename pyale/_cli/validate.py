@@ -235,7 +235,6 @@ def compare_ale(side: RSide, predict, feature, intervals: int) -> Comparison:
     import pyale
 
     names = list(feature) if isinstance(feature, tuple) else [feature]
-    term = ":".join(map(str, names))
     response = np.asarray(predict(side.X), dtype=float).reshape(-1)
     data = side.X.copy(deep=False)
     data[".pyale_y"] = response

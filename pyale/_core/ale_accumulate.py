@@ -206,7 +206,8 @@ def finish(plan, sums: dict) -> AleEstimate:
     rep_local = None
     if local_sums.replicate_total is not None:
         b = local_sums.replicate_total.shape[0]
-        rep_local = local_means(local_sums.replicate_total, local_sums.replicate_weight).reshape((b,) + shape + (width,))
+        rep_local = local_means(local_sums.replicate_total, local_sums.replicate_weight)
+        rep_local = rep_local.reshape((b,) + shape + (width,))
         rep_bins = local_sums.replicate_weight.reshape((b,) + shape)
         rep_counts = interval_counts(rep_bins, numeric)
     empty = None

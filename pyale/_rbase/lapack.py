@@ -34,6 +34,8 @@ import math
 import numpy as np
 import scipy.linalg.lapack
 
+from .mds import double_centre
+
 __all__ = ["reference_dsytrd_lower", "reference_top_eigenvector", "cmdscale_1d_reference"]
 
 _EPS = 2.0**-53  # dlamch('E') (eps * base / 2 with rounding)
@@ -49,11 +51,22 @@ _NX = 32
 
 
 def _seq_sum(values: np.ndarray, axis: int = 0) -> np.ndarray:
-    """Sum from first to last element (a Fortran DO loop), not NumPy's pairwise sum."""
+    """Sum from first to last element along ``axis`` (a Fortran DO loop), not NumPy's pairwise sum.
+
+    NumPy adds the rows of a C-contiguous array one after the other when it
+    reduces over the first axis of a 2-D array with at least two columns (the
+    reduction is then not along the memory-contiguous axis, where it would
+    sum pairwise); a single column or a vector goes through ``cumsum``.
+    """
     if values.shape[axis] == 0:
         return np.zeros(np.delete(values.shape, axis))
+    rows = np.moveaxis(values, axis, 0)
+    if rows.ndim == 2 and rows.shape[1] >= 2:
+        total = np.add.reduce(np.ascontiguousarray(rows), axis=0)
+    else:
+        total = np.cumsum(rows, axis=0)[-1]
     # 0.0 + ...: a Fortran sum starts from +0.0, so a sum of zeros is +0.0 (never -0.0)
-    return 0.0 + np.take(np.cumsum(values, axis=axis), -1, axis=axis)
+    return 0.0 + total
 
 
 def _dnrm2(x: np.ndarray) -> float:
@@ -127,27 +140,39 @@ def _dlarfg(alpha: float, x: np.ndarray) -> tuple[float, float]:
 
 
 def _dsymv_lower(alpha: float, a: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """BLAS ``dsymv`` (lower, ``beta = 0``): ``alpha * A @ x`` in the reference loop order."""
+    """BLAS ``dsymv`` (lower, ``beta = 0``): ``alpha * A @ x`` in the reference loop order.
+
+    Only the lower triangle of ``a`` is read (as in BLAS; the upper one may
+    hold anything).
+    """
     n = x.shape[0]
     if n == 0:
         return np.zeros(0)
     temp1 = alpha * x
-    lower = np.tril(a)
-    # y(i) = ((0 + temp1(1) a(i,1)) + ... + temp1(i) a(i,i)) + alpha * temp2(i)
-    y = _seq_sum(lower * temp1[None, :], axis=1)
-    temp2 = _seq_sum(np.tril(a, -1) * x[:, None], axis=0)  # column j: sum over i > j of a(i,j) x(i)
+    upper = np.triu(np.ones((n, n), dtype=bool))  # (j, i) with j <= i
+    # y(i) = ((0 + temp1(1) a(i,1)) + ... + temp1(i) a(i,i)) + alpha * temp2(i): rows j of a(i, j) laid out (j, i)
+    by_column = np.where(upper, a.T, 0.0)
+    by_column *= temp1[:, None]
+    y = _seq_sum(by_column)
+    below = np.where(upper, 0.0, a)  # strictly lower, (i, j)
+    below *= x[:, None]
+    temp2 = _seq_sum(below)  # column j: the sum over i > j of a(i,j) x(i), i in order
     return y + alpha * temp2
 
 
 def _dsyr2_lower(alpha: float, x: np.ndarray, y: np.ndarray, a: np.ndarray) -> None:
-    """BLAS ``dsyr2`` (lower) in place: ``A += alpha x y^T + alpha y x^T``."""
-    n = x.shape[0]
+    """BLAS ``dsyr2`` (lower) in place: ``A += alpha x y^T + alpha y x^T``.
+
+    The upper triangle is updated too (it is never read, here or in BLAS).
+    """
     columns = (x != 0) | (y != 0)
     temp1 = alpha * y
     temp2 = alpha * x
-    updated = a + x[:, None] * temp1[None, :] + y[:, None] * temp2[None, :]
-    keep = np.tril(np.ones((n, n), dtype=bool)) & columns[None, :]
-    a[keep] = updated[keep]
+    if columns.all():
+        a += np.multiply.outer(x, temp1)
+        a += np.multiply.outer(y, temp2)
+        return
+    a[:, columns] = a[:, columns] + np.multiply.outer(x, temp1[columns]) + np.multiply.outer(y, temp2[columns])
 
 
 def _dgemv_n(alpha: float, a: np.ndarray, x: np.ndarray, y: np.ndarray) -> None:
@@ -169,18 +194,23 @@ def _ddot(x: np.ndarray, y: np.ndarray) -> float:
 
 
 def _dsyr2k_lower(alpha: float, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> None:
-    """BLAS ``dsyr2k('L', 'N')`` with ``beta = 1`` in place: ``C += alpha (A B^T + B A^T)``."""
+    """BLAS ``dsyr2k('L', 'N')`` with ``beta = 1`` in place: ``C += alpha (A B^T + B A^T)``.
+
+    The upper triangle of ``c`` is updated too (never read).
+    """
     n, k = a.shape
     if n == 0 or k == 0:
         return
-    lower = np.tril(np.ones((n, n), dtype=bool))
     for col in range(k):
         columns = (a[:, col] != 0) | (b[:, col] != 0)
         temp1 = alpha * b[:, col]
         temp2 = alpha * a[:, col]
-        updated = c + a[:, col][:, None] * temp1[None, :] + b[:, col][:, None] * temp2[None, :]
-        keep = lower & columns[None, :]
-        c[keep] = updated[keep]
+        if columns.all():
+            c += np.multiply.outer(a[:, col], temp1)
+            c += np.multiply.outer(b[:, col], temp2)
+        else:
+            c[:, columns] = (c[:, columns] + np.multiply.outer(a[:, col], temp1[columns])
+                             + np.multiply.outer(b[:, col], temp2[columns]))
 
 
 def _dsytd2_lower(a: np.ndarray, d: np.ndarray, e: np.ndarray, tau: np.ndarray) -> None:
@@ -337,8 +367,6 @@ def cmdscale_1d_reference(distances: np.ndarray) -> np.ndarray | None:
     >>> np.round(cmdscale_1d_reference(d), 6).tolist()
     [-1.333333, -0.333333, 1.666667]
     """
-    from .mds import double_centre
-
     d = np.asarray(distances, dtype=float)
     if d.shape[0] < 3:
         raise ValueError("cmdscale_1d_reference needs at least three points.")
