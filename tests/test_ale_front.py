@@ -194,6 +194,10 @@ BAD = [
     (dict(x_cols=["one"]), ValueError, "Column 'one' has a single level 'a' in the data; its ALE is undefined"),
     (dict(max_num_bins=1), ValueError, "The 'max_num_bins' parameter of ALE must be a whole number >= 2. Got 1"),
     (dict(seed=1.5), ValueError, "The 'seed' parameter of ALE must be a whole number from"),
+    (dict(x_cols=["x:z"], max_num_bins=10**9, data=pd.DataFrame({"x": np.arange(3000.0), "z": np.arange(3000.0)[::-1],
+                                                                   "y": np.zeros(3000)})),
+     ValueError, "The 'max_num_bins' parameter of ALE is 1000000000, which gives the pair ('x', 'z') a grid of "
+                 "3,000 x 3,000 = 9,000,000 cells"),
 ]
 
 

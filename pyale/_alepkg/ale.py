@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _present
+from .._core.bounds import check_pair_cells
 from .._core.calls import ModelCaller
 from .._core.estimate import estimate
 from .._core.explicit_draws import ExplicitDraws
@@ -205,6 +206,10 @@ class ALE:
             for name in term:
                 if name not in infos:
                     infos[name] = ale_axis(X, name, self.max_num_bins)
+        for term in args.ordered_2d:  # a pair's cells are bounded by the data (pyale._core.bounds)
+            check_pair_cells(X.shape[0], tuple(infos[n].axis.n_bins for n in term), param="max_num_bins",
+                             caller=CALLER, features=term, value=self.max_num_bins,
+                             advice="Use a smaller max_num_bins.")
         self.feature_types = {name: info.ale_type for name, info in infos.items()}
         self.bins = {name: info.bins for name, info in infos.items()}
         caller = ModelCaller(prediction.predict, name=prediction.name, single_output=False)
