@@ -192,7 +192,7 @@ def block_entries(plan: Plan, block: pd.DataFrame, caller, *, rows_per_call=None
 
 def shares_rows(plan: Plan) -> bool:
     """Whether the plan's map stage can use a private copy of all rows shared with other effects."""
-    return plan.kind in ("numeric", "numeric x numeric")
+    return plan.rules != "ale" and plan.kind in ("numeric", "numeric x numeric")
 
 
 def _inside(bins: np.ndarray) -> np.ndarray | None:
