@@ -27,6 +27,8 @@ from ._core.calls import ModelCaller, PredictionError
 from ._core.features import column_kind, read_feature, require_intervals, require_levels
 from ._core.grid import resolve_level_order
 from ._engines.pandas import PandasEngine
+from ._core.engine_passes import engine_draws, engine_estimate, probe, probe_rows
+from ._core.engine_stats import EngineNormalisers
 from ._checks import (
     check_choice, check_frame, check_int, check_level, check_numbers, check_random_state, check_response,
     check_weights, is_tuple_label, resolve_column, resolve_pair,
@@ -34,6 +36,7 @@ from ._checks import (
 from ._frames import as_pandas
 from ._result_list import ALEResults
 from ._core.bounds import check_pair_cells, pair_cell_limit
+from ._engine_plans import ale_plans, is_engine_frame, open_engine, response_column
 
 __all__ = ["ale", "ALEResult"]
 
@@ -336,13 +339,14 @@ def ale(
     draws = job.draws(n_bootstrap, random_state) if n_bootstrap else None
     estimates = job.estimate(caller, model, draws)
     outputs = _output_names(adapter, caller)
-    normaliser = _Normalisers(caller, job.X, job.weights, job.response, len(outputs))
+    normaliser = job.normalisers(caller, len(outputs))
     results = []
     for (names, kind, plan), est in zip(job.planned, estimates):
         result = _result(names, kind, plan, est, outputs, conventions, normaliser)
         if draws is not None:
             result = result._with_bootstrap(est.replicates, est.replicate_counts, job.ci_level, "data")
         results.append(result)
+    normaliser.results = results  # an engine tabulates every result's values in one pass
     return ALEResults(results) if job.many else results[0]
 
 
@@ -352,7 +356,12 @@ class _Job:
     def __init__(self, X, features, *, caller_name, conventions, n_intervals, grid, level_order,
                  max_rows_per_call, feature_names, sample_weight, ci_level, y):
         X, self.native = as_pandas(X, param="X", caller=caller_name, feature_names=feature_names)
-        check_frame(X, param="X", caller=caller_name)
+        self.data = None
+        if is_engine_frame(X):  # Dask or Spark: the plans come from the engine's summaries
+            self.data = open_engine(X, caller=caller_name, sample_weight=sample_weight)
+            X, sample_weight = self.data.schema, None
+        else:
+            check_frame(X, param="X", caller=caller_name)
         self.conventions = check_choice(conventions, _CONVENTIONS, param="conventions", caller=caller_name)
         if n_intervals is not None:
             n_intervals = check_int(n_intervals, param="n_intervals", caller=caller_name, minimum=1)
@@ -361,7 +370,10 @@ class _Job:
         self.max_rows_per_call = max_rows_per_call
         self.ci_level = check_level(ci_level, param="ci_level", caller=caller_name)
         weights = None if sample_weight is None else check_weights(sample_weight, X.shape[0], caller=caller_name)
-        response = None if y is None else check_response(y, X, caller=caller_name)
+        if self.data is not None:
+            response = None if y is None else response_column(self.data, y, caller=caller_name)
+        else:
+            response = None if y is None else check_response(y, X, caller=caller_name)
         entries, self.many = _entries(X, features)
         if self.many:
             _check_list_options(X, entries, grid, level_order)
@@ -373,6 +385,12 @@ class _Job:
                 response = response[self.kept]
         self.X, self.weights, self.response = X, weights, response
         self.planned = []
+        if self.data is not None:
+            options = [(grid, level_order) if not self.many else _options_for(X, entry, grid, level_order)
+                       for entry in entries]
+            self.planned = ale_plans(self.data, entries, options, self.conventions, n_intervals, caller_name,
+                                     _pair_grids)
+            return
         for entry in entries:
             entry_grid, entry_order = (grid, level_order) if not self.many else _options_for(X, entry, grid, level_order)
             self.planned.append(_plan(X, entry, self.conventions, n_intervals, entry_grid, entry_order, weights))
@@ -384,6 +402,9 @@ class _Job:
         return adapter, ModelCaller(adapter.predict, name=name, max_rows=self.max_rows_per_call, single_output=False)
 
     def draws(self, n_bootstrap, random_state):
+        if self.data is not None:
+            draws, self.chunk_weights = engine_draws(self.data, n_bootstrap, random_state, caller=_CALLER)
+            return draws
         weights = self.weights
         if weights is not None and np.all(weights == weights[0]):
             weights = None  # equal weights resample uniformly: the same replicates as without weights
@@ -391,6 +412,11 @@ class _Job:
         return make_draws(self.X.shape[0], n_bootstrap, random_state, chunk_weights=chunk_weights)
 
     def estimate(self, caller, model, draws=None):
+        if self.data is not None:
+            probe(caller, probe_rows(self.data), lambda exc: _explained(exc, self.X, model))
+            return engine_estimate(self.data, [plan for _, _, plan in self.planned], caller, draws=draws,
+                                   chunk_weights=getattr(self, "chunk_weights", None),
+                                   rows_per_call=self.max_rows_per_call)
         weights = self.weights
         try:
             return estimate(
@@ -405,6 +431,13 @@ class _Job:
             if caller.calls == 0 and exc.__cause__ is not None:  # the very first call raised
                 raise _explained(exc, self.X, model) from exc.__cause__
             raise
+
+
+    def normalisers(self, caller, n_outputs: int):
+        """The response distribution of each output (see :class:`_Normalisers`)."""
+        if self.data is not None:
+            return EngineNormalisers(self.data, self.response, caller, n_outputs)
+        return _Normalisers(caller, self.X, self.weights, self.response, n_outputs)
 
 
 def _output_names(adapter, caller) -> list:
