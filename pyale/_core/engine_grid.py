@@ -199,6 +199,7 @@ class EngineData:
         self.rows: Engine = self.engine
         self.keep = None
         self._checks: dict = {}
+        self._distances: dict = {}
         if weight is not None:
             self._check_weight()
 
@@ -384,11 +385,13 @@ class EngineData:
         column = pd.DataFrame({feature.name: pd.Series(dtype=dtype)})
 
         def distances():
-            covariates = [c for c in self.columns if c != feature.name]
-            self.checks(covariates)
-            summary = level_order_summaries(self.rows, feature.name, covariates, checks=self._checks,
-                                            weight=self.weight)
-            return level_distances_from_summary(summary)
+            if feature.name not in self._distances:  # a feature in several entries: one set of passes
+                covariates = [c for c in self.columns if c != feature.name]
+                self.checks(covariates)
+                summary = level_order_summaries(self.rows, feature.name, covariates, checks=self._checks,
+                                                weight=self.weight)
+                self._distances[feature.name] = level_distances_from_summary(summary)
+            return self._distances[feature.name]
 
         return resolve_level_order(column, feature, requested, caller=caller, failure=failure, hint=hint,
                                    stacklevel=stacklevel, distances=distances)
@@ -411,7 +414,7 @@ class EngineData:
         both = keep if self.keep is None else _Both(self.keep, keep)
         out.keep = both
         out.rows = FilteredEngine(self.engine, both, [*keep_columns, *([self.weight] if self.weight else [])])
-        out._checks = {}
+        out._checks, out._distances = {}, {}
         return out
 
 

@@ -29,7 +29,7 @@ import pandas as pd
 from .._engines.columns import level_codes, numeric_values
 from .._engines.dask import DaskEngine
 from .._engines.pandas import PandasEngine
-from .._engines.spark import SparkEngine, _as_dtype
+from .._engines.spark import SparkEngine
 from .._rbase import bin_right_closed
 from .bootstrap import CHUNK, make_draws
 from .calls import PredictionError
@@ -56,11 +56,7 @@ def _head(engine, n: int) -> pd.DataFrame | None:
         part = engine.ddf.partitions[int(nonempty[0])]
         return part.head(n, npartitions=1, compute=False).compute(scheduler=engine.scheduler)
     if isinstance(engine, SparkEngine):
-        rows = engine.df.limit(n).toPandas()
-        for name, dtype in engine.dtypes.items():
-            if rows[name].dtype != dtype:
-                rows[name] = _as_dtype(rows[name], dtype)
-        return rows
+        return engine.head(n)  # kept by the first pass
     return None
 
 

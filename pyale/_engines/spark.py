@@ -176,6 +176,11 @@ class SparkEngine(Engine):
                 dtypes[name] = np.dtype(float) if fields[name] in _INTEGRAL else np.dtype(object)
         self._dtypes = dtypes
 
+    def head(self, n: int) -> pd.DataFrame:
+        """Some ``n`` rows (``df.limit(n)``) with the dtypes blocks carry, for a model probe on the driver."""
+        rows = self.df.limit(n).toPandas()
+        return _joined([rows], dict(self.dtypes)) if rows.shape[0] else rows
+
     def _plain_plan(self) -> bool:
         """Whether the physical plan has no exchange (shuffle), so projecting cannot move rows.
 
