@@ -165,13 +165,15 @@ def ALEPlot(
 
     Parameters
     ----------
-    X : pandas.DataFrame, polars.DataFrame, pyarrow.Table or numpy.ndarray
+    X : pandas.DataFrame, polars.DataFrame, pyarrow.Table, numpy.ndarray, or a Dask or Spark DataFrame
         The data (R's ``X``); ``pred_fun`` receives ``newdata`` of the same
         type (pandas inside).  Integer and floating columns are numeric;
         pandas Categorical columns are factors (their categories are the
         levels, unused ones dropped); string columns are factors whose levels
         are the sorted distinct strings (Python's code-point order, which is
-        R's ``factor()`` order in the C locale).  Never modified.
+        R's ``factor()`` order in the C locale).  Never modified.  A Dask or
+        Spark DataFrame is computed on partition by partition, with the
+        numbers pandas gives on the same rows.
     X_model : object
         Passed unchanged to ``pred_fun`` (R's ``X.model``).
     pred_fun : callable

@@ -232,11 +232,12 @@ def ale(
         class probabilities), a statsmodels results object (formulas are
         applied to the DataFrame), an R model through rpy2, or a callable
         ``f(frame) -> predictions``.
-    X : pandas.DataFrame, polars.DataFrame, pyarrow.Table or numpy.ndarray
+    X : pandas.DataFrame, polars.DataFrame, pyarrow.Table, numpy.ndarray, or a Dask or Spark DataFrame
         The data the effects are estimated on.  Never modified.  Non-pandas
         tables are converted to pandas once; a plain callable is then handed
         frames of the type passed, a scikit-learn model what it was fitted on
-        (see Notes).
+        (see Notes).  A Dask or Spark DataFrame is computed on where it
+        lives, partition by partition, with the same numbers (see Notes).
     features : column label, pair of labels, or list of those
         One feature, a pair ``(a, b)``, or a list of such entries (then a
         list of results is returned, one per entry).  Labels may be column
@@ -275,8 +276,10 @@ def ale(
         At most this many rows per model call.
     feature_names : sequence, optional
         Column names of a NumPy ``X`` (``x0``, ``x1``, ... by default).
-    sample_weight : array-like, optional
-        One non-negative finite weight per row of X (frequency weights).
+    sample_weight : array-like or column name, optional
+        One non-negative finite weight per row of X (frequency weights); for
+        a Dask or Spark X, the name of the column of X holding them (that
+        column is then neither a feature nor shown to the model).
         Integer weights give exactly the result of repeating each row that
         many times, zero drops the row; other weights extend the same
         formulas (grid edges as type-1 order statistics of the weighted
@@ -314,6 +317,15 @@ def ale(
     ``n_intervals`` and ``max_rows_per_call`` accept Python or NumPy
     integers and whole-number floats (``40.0``); anything else is a
     ``TypeError``.
+
+    A Dask or Spark DataFrame gives the numbers pandas gives on the same rows
+    (``X.compute()``, ``X.toPandas()``): grids, level orders and counts are
+    identical (exact order statistics and level counts over the partitions,
+    never approximate quantiles), effects agree to the last bits of their
+    sums.  The model is pickled once and called inside the partitions; only
+    small arrays of sums come back.  ``sample_weight`` and ``y`` name columns
+    of X; statistics from the model's predictions call the model on every
+    row again (a few passes) when first read.  See ``docs/performance.md``.
 
     References
     ----------

@@ -105,7 +105,8 @@ def model_bootstrap(
                         f"Got {type(fit).__name__} instead.")
     if is_engine_frame(X):
         raise TypeError(
-            f"The 'X' parameter of {_CALLER} is a {type(X).__module__.split('.')[0]} DataFrame: {_CALLER} refits the "
+            f"The 'X' parameter of {_CALLER} is a {'Spark' if type(X).__module__.startswith('pyspark') else 'Dask'} "
+            f"DataFrame: {_CALLER} refits the "
             "model on resamples of X, which it hands to fit as pandas frames, so X must fit in memory. Pass "
             "X.compute() (Dask) or X.toPandas() (Spark), or use pyale.ale(..., n_bootstrap=) for the data bootstrap."
         )

@@ -355,13 +355,13 @@ def test_dask_errors_are_pandas_errors(dd, label, change, call, kind):
     data = frame(60, seed=11)
     if change is not None:
         data = change(data)
-    with dask.config.set({"dataframe.convert-string": False}):  # an object column stays one
-        ddf = dask_frame(dd, data, [20, 0, 40])
     model = make_model()
     with pytest.raises(kind) as expected:
         call(data, model)
-    with pytest.raises(kind) as got:
-        call(ddf, model)
+    with dask.config.set({"dataframe.convert-string": False}):  # an object column stays one
+        ddf = dask_frame(dd, data, [20, 0, 40])
+        with pytest.raises(kind) as got:
+            call(ddf, model)
     assert _normalised(str(got.value)) == _normalised(str(expected.value), pandas=True)
 
 
@@ -401,7 +401,7 @@ def test_weight_and_engine_refusals_on_dask(dd):
          lambda: pyale.ale(model, ddf, "w", sample_weight="w")),
         (TypeError, "The 'y' parameter of ale must be the name of a column of X when X is a Dask or Spark",
          lambda: pyale.ale(model, ddf, "x", y=np.ones(60))),
-        (TypeError, "The 'X' parameter of model_bootstrap is a dask DataFrame",
+        (TypeError, "The 'X' parameter of model_bootstrap is a Dask DataFrame",
          lambda: pyale.model_bootstrap(lambda a, b: model, ddf, np.ones(60), "x", n_bootstrap=2)),
         (TypeError, "The 'y' parameter of Predictor must be a column name when data is a Dask or Spark DataFrame",
          lambda: Predictor(predict_function=model, data=ddf, y=np.ones(60))),

@@ -172,8 +172,10 @@ class Predictor:
         The fitted model: anything with ``predict`` (scikit-learn, a
         statsmodels results object), an R model through rpy2, or ``None``
         when ``predict_function`` does everything.
-    data : pandas.DataFrame, polars.DataFrame, pyarrow.Table or numpy.ndarray
-        The data (iml's ``data``); never modified.  A ``predict_function``
+    data : pandas.DataFrame, polars.DataFrame, pyarrow.Table, numpy.ndarray, or a Dask or Spark DataFrame
+        The data (iml's ``data``); never modified.  A Dask or Spark
+        DataFrame is computed on partition by partition, with pandas'
+        numbers (ALE and ``method="pdp"``; ICE is refused there).  A ``predict_function``
         receives ``newdata`` of the same type (pandas inside); a scikit-learn
         model what it was fitted on.  Float columns are iml's
         "numerical", integer columns "integer" (grids are rounded), pandas
@@ -186,7 +188,8 @@ class Predictor:
         or class labels (turned into one 0/1 column per class).
     y : str or array-like, optional
         The target: a column name of ``data`` (removed from the features) or
-        the values themselves.
+        the values themselves (a column name for a Dask or Spark ``data``,
+        which ``y`` then holds).
     class_ : str, optional
         Keep only this output column (iml's ``class``).
     type : str, optional
