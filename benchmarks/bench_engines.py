@@ -24,9 +24,13 @@ order statistics (type-1 quantiles at ``seq(1/K, 1, length.out = K)`` and the
 minimum), then one ``map_reduce`` pass that, for every feature, moves each
 row of the block to the lower and to the upper edge of its interval, calls
 the cheap model of ``bench_ale.py`` on both copies and adds the differences
-and the counts per interval.  :func:`ale_map_stage` is a stand-in for the
-estimator core's map stage until ``pyale.ale(model, ddf, ...)`` computes on
-engines: ``--api`` calls ``pyale.ale`` instead.
+and the counts per interval (:func:`ale_map_stage`, a plain stand-in for the
+estimator core's map stage).  ``--api`` calls the real thing instead:
+``pyale.ale(model, data, ["x0", ..., "x4", ("x0", "x1")], n_intervals=40)``
+with the data frame of each engine (a pandas, Dask or Spark DataFrame), five
+one-feature ALEs and one pair, grid and level orders from the engine's
+summaries, the model called inside the partitions; ``--doc`` then writes
+the table into ``docs/performance.md`` (its own section).
 
 Reported per engine: wall time of the summaries and of the map pass, rows
 per second (rows / total), and the peak resident memory of the engine's
@@ -61,10 +65,20 @@ from bench_ale import FEATURES, WEIGHTS, cheap_model  # noqa: E402
 
 from pyale._engines import add_results, column_checks, order_statistics_of  # noqa: E402
 from pyale._rbase import bin_right_closed, quantile_type1_positions, r_seq  # noqa: E402
+from sections import write_section  # noqa: E402
 
 N_COLUMNS = 10
 K = 40
 GB = 1 << 30
+PAIR = ("x0", "x1")
+ROOT = HERE.parent
+BEGIN = "<!-- engines: written by benchmarks/bench_engines.py --api --doc -->"
+END = "<!-- end of engines -->"
+
+
+def api_model(frame) -> np.ndarray:
+    """bench_ale's cheap model on its five features (the data holds ten columns)."""
+    return cheap_model(frame[FEATURES])
 
 
 # ------------------------------------------------------------------------- data
@@ -216,10 +230,12 @@ def run_child(kind: str, files: list[str], args) -> dict:
         engine, data, session = make_engine(kind, files, args)
         n_rows = engine.n_rows
         opened = time.perf_counter()
-        if args.api:  # the real thing, once the core computes on engines
+        load_before = os.getloadavg()[0]
+        results = None
+        if args.api:  # the real thing: pyale.ale on the engine's data frame
             import pyale
 
-            pyale.ale(cheap_model, data, FEATURES, n_intervals=K)
+            results = pyale.ale(api_model, data, [*FEATURES, PAIR], n_intervals=K)
             summaries = opened
             sums = edges = None
         else:
@@ -238,12 +254,34 @@ def run_child(kind: str, files: list[str], args) -> dict:
         "total_s": done - opened,
         "rows_per_s": n_rows / (done - opened),
         "peak_rss_gb": rss.peak / GB,
+        "load": [load_before, os.getloadavg()[0]],
     }
+    if results is not None:
+        out["edges"] = {" x ".join(r.features): [list(map(float, g)) for g in r.grid] for r in results}
+        out["counts"] = {" x ".join(r.features): np.asarray(r.counts).tolist() for r in results}
+        out["effects"] = {" x ".join(r.features): r.effects.ravel().tolist() for r in results}
     if sums is not None:
         out["edges"] = {k: v.tolist() for k, v in edges.items()}
         out["counts"] = {k: v[1].tolist() for k, v in sums.items()}
         out["effects"] = {k: accumulate(*v).tolist() for k, v in sums.items()}
     return out
+
+
+def _memory_gb() -> float:
+    import psutil
+
+    return psutil.virtual_memory().total / GB
+
+
+def _versions() -> str:
+    out = []
+    for name in ("dask", "pyspark"):
+        try:
+            module = __import__(name)
+        except ImportError:
+            continue
+        out.append(f", {name} {module.__version__}")
+    return "".join(out)
 
 
 # ------------------------------------------------------------------------- driver
@@ -262,14 +300,26 @@ def compare(a: dict, b: dict) -> str:
     """Edges and counts identical, effects close (sums added in another order)."""
     if a.get("edges") is None or b.get("edges") is None or a["rows"] != b["rows"]:
         return ""
-    same = all(a["edges"][f] == b["edges"][f] and a["counts"][f] == b["counts"][f] for f in FEATURES)
+    keys = list(b["edges"])
+    same = all(a["edges"][f] == b["edges"][f] and a["counts"][f] == b["counts"][f] for f in keys)
     gap = max(
-        float(np.max(np.abs(np.subtract(a["effects"][f], b["effects"][f])))) for f in FEATURES
+        float(np.max(np.abs(np.subtract(a["effects"][f], b["effects"][f])))
+              / max(float(np.max(np.abs(b["effects"][f]))), 1e-300)) for f in keys
     )
-    return f"edges and counts {'identical' if same else 'DIFFER'}; effects within {gap:.1e}"
+    return f"edges and counts {'identical' if same else 'DIFFER'}; effects within {gap:.1e} of their largest value"
 
 
-def table(results: list[dict], notes: list[str]) -> str:
+def table(results: list[dict], notes: list[str], api: bool = False) -> str:
+    if api:
+        lines = ["| engine | rows | open (s) | pyale.ale (s) | rows/s | peak RSS (GB) | load before, after |",
+                 "|---|---:|---:|---:|---:|---:|---|"]
+        for r in results:
+            load = r.get("load", [float("nan")] * 2)
+            lines.append(
+                f"| {r['engine']} | {r['rows']:,} | {r['open_s']:.1f} | {r['total_s']:.1f} | {r['rows_per_s']:,.0f} "
+                f"| {r['peak_rss_gb']:.2f} | {load[0]:.1f}, {load[1]:.1f} |"
+            )
+        return "\n".join(lines + [""] + [f"- {n}" for n in notes if n])
     lines = [
         "| engine | rows | open (s) | summaries (s) | map (s) | total (s) | rows/s | peak RSS (GB) |",
         "|---|---:|---:|---:|---:|---:|---:|---:|",
@@ -295,6 +345,7 @@ def main(argv=None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the data")
     parser.add_argument("--api", action="store_true", help="call pyale.ale on the engine's data frame")
     parser.add_argument("--json", type=Path, default=None, help="also write the results as JSON")
+    parser.add_argument("--doc", action="store_true", help="with --api: write the table into docs/performance.md")
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--files-json", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -311,7 +362,8 @@ def main(argv=None) -> int:
         notes = [f"data: {args.rows:,} rows x {N_COLUMNS} float64 columns, {size / GB:.2f} GB of Parquet "
                  f"({args.rows_per_file:,} rows per file, row groups of {args.row_group:,}), written in "
                  f"{time.perf_counter() - start:.0f} s; model: bench_ale.cheap_model on {len(FEATURES)} "
-                 f"columns; {len(FEATURES)} features, K = {K}; {os.cpu_count()} CPUs; Dask scheduler "
+                 f"columns; {len(FEATURES)} features{' and the pair ' + repr(PAIR) + ' (pyale.ale)' if args.api else ''}, "
+                 f"K = {K}; {os.cpu_count()} CPUs; Dask scheduler "
                  f"{args.scheduler!r}; Spark local[2]"]
         rows_for = {
             "dask": args.rows,
@@ -333,7 +385,18 @@ def main(argv=None) -> int:
             peak = results["dask"]["peak_rss_gb"]
             notes.append(f"dask peak RSS {peak:.2f} GB ({'under' if peak < 4 else 'OVER'} the 4 GB target)")
         ordered = list(results.values())
-        print(table(ordered, notes))
+        text = table(ordered, notes, api=args.api)
+        print(text)
+        if args.doc and args.api:
+            import datetime
+            import platform
+
+            command = "python benchmarks/bench_engines.py " + " ".join(argv if argv is not None else sys.argv[1:])
+            header = (f"Generated {datetime.date.today().isoformat()} by `{command}`.\n\n"
+                      f"Machine: {platform.machine()}, {os.cpu_count()} cores, "
+                      f"{_memory_gb():.0f} GB of memory, {platform.system()}; Python {platform.python_version()}, "
+                      f"pandas {pd.__version__}, NumPy {np.__version__}{_versions()}.\n\n")
+            write_section(ROOT / "docs" / "performance.md", BEGIN, END, header + text + "\n")
         if args.json:
             args.json.write_text(json.dumps({"results": ordered, "notes": notes}, indent=1))
     finally:

@@ -18,6 +18,9 @@ from ._core.bounds import check_pair_cells, pair_cell_limit
 from ._results import ALEPlotResult
 from ._checks import check_bool, check_frame, check_int, is_tuple_label, resolve_column, resolve_pair
 from ._frames import as_pandas
+from ._engine_plans import is_engine_frame, open_engine
+from ._engine_aleplot import engine_aleplot_pair, engine_main_effect
+from ._core.engine_passes import probe_rows
 
 __all__ = ["ALEPlot", "ALEPlotResult", "r_shaped_caller", "read_pair"]
 
@@ -105,11 +108,6 @@ def aleplot_pair(X: pd.DataFrame, caller: ModelCaller, J, K: int, *, level_order
         )
         order = resolve_level_order(X, first, level_order, caller=caller_name)
         effect = categorical_numeric_pair_effect(X, first, order, second, edges2, caller)
-        # R paints the (level, interval) cells without rows, and only when some
-        # jump cell was empty.
-        painted = (effect.counts == 0) if effect.empty_cells.any() else np.zeros_like(effect.counts, bool)
-        kind = "categorical x numeric"
-        x_first = list(effect.grid1)
     else:
         if level_order is not None:
             raise ValueError(
@@ -122,17 +120,29 @@ def aleplot_pair(X: pd.DataFrame, caller: ModelCaller, J, K: int, *, level_order
             value=K, advice=f"Use K <= {math.isqrt(limit):,}.",
         )
         effect = numeric_pair_effect(X, first, second, edges1, edges2, caller)
+    return pair_result(X.columns, names, first.categorical, effect)
+
+
+def pair_result(columns: pd.Index, names, categorical_first: bool, effect) -> ALEPlotResult:
+    """ALEPlot's result for a pair from its :class:`~pyale._core.pair_effect.PairEffect`."""
+    if categorical_first:
+        # R paints the (level, interval) cells without rows, and only when some
+        # jump cell was empty.
+        painted = (effect.counts == 0) if effect.empty_cells.any() else np.zeros_like(effect.counts, bool)
+        kind = "categorical x numeric"
+        x_first = list(effect.grid1)
+    else:
         painted = effect.empty_cells
         kind = "numeric x numeric"
         x_first = effect.grid1
     return ALEPlotResult(
-        K=(len(x_first) if first.categorical else len(x_first) - 1, len(edges2) - 1),
+        K=(len(x_first) if categorical_first else len(x_first) - 1, len(effect.grid2) - 1),
         x_values=(x_first, effect.grid2),
         f_values=effect.effects[:, :, 0],
         feature=names,
         kind=kind,
         counts=effect.counts,
-        column_number=tuple(X.columns.get_loc(n) + 1 for n in names),
+        column_number=tuple(columns.get_loc(n) + 1 for n in names),
         empty_cells=painted,
     )
 
@@ -155,13 +165,15 @@ def ALEPlot(
 
     Parameters
     ----------
-    X : pandas.DataFrame, polars.DataFrame, pyarrow.Table or numpy.ndarray
+    X : pandas.DataFrame, polars.DataFrame, pyarrow.Table, numpy.ndarray, or a Dask or Spark DataFrame
         The data (R's ``X``); ``pred_fun`` receives ``newdata`` of the same
         type (pandas inside).  Integer and floating columns are numeric;
         pandas Categorical columns are factors (their categories are the
         levels, unused ones dropped); string columns are factors whose levels
         are the sorted distinct strings (Python's code-point order, which is
-        R's ``factor()`` order in the C locale).  Never modified.
+        R's ``factor()`` order in the C locale).  Never modified.  A Dask or
+        Spark DataFrame is computed on partition by partition, with the
+        numbers pandas gives on the same rows.
     X_model : object
         Passed unchanged to ``pred_fun`` (R's ``X.model``).
     pred_fun : callable
@@ -234,6 +246,10 @@ def ALEPlot(
     (3, [0.0, 3.0, 6.0, 9.0])
     """
     X, native = as_pandas(X, param="X", caller=_CALLER, feature_names=feature_names)
+    data = None
+    if is_engine_frame(X):  # Dask or Spark: checked on a few rows, computed on the engine
+        data = open_engine(X, caller=_CALLER)
+        X = probe_rows(data)
     K, plot, max_rows_per_call, caller = r_shaped_caller(
         X, X_model, pred_fun, K, plot, max_rows_per_call, caller_name=_CALLER, native=native
     )
@@ -241,12 +257,18 @@ def ALEPlot(
 
     one = is_tuple_label(X, J, param="J", caller=_CALLER, pair_form="the list {pair}")
     pair = not one and isinstance(J, (tuple, list, np.ndarray, pd.Index))
-    if pair:
+    if pair and data is not None:
+        names, categorical_first, effect = engine_aleplot_pair(data, caller, J, K, level_order=level_order)
+        result = pair_result(X.columns, names, categorical_first, effect)
+    elif pair:
         result = aleplot_pair(X, caller, J, K, level_order=level_order, caller_name=_CALLER)
     else:
         name = resolve_column(X, J, param="J", caller=_CALLER)
-        feature = read_feature(X[name], label=f"Column {name!r} (J)")
-        effect = _main_effect(X, caller, feature, K, level_order)
+        if data is not None:
+            feature, effect = engine_main_effect(data, caller, name, K, level_order)
+        else:
+            feature = read_feature(X[name], label=f"Column {name!r} (J)")
+            effect = _main_effect(X, caller, feature, K, level_order)
         categorical = feature.categorical
         result = ALEPlotResult(
             K=len(effect.grid) if categorical else len(effect.grid) - 1,

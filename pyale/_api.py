@@ -27,6 +27,8 @@ from ._core.calls import ModelCaller, PredictionError
 from ._core.features import column_kind, read_feature, require_intervals, require_levels
 from ._core.grid import resolve_level_order
 from ._engines.pandas import PandasEngine
+from ._core.engine_passes import engine_draws, engine_estimate, probe, probe_rows
+from ._core.engine_stats import EngineNormalisers
 from ._checks import (
     check_choice, check_frame, check_int, check_level, check_numbers, check_random_state, check_response,
     check_weights, is_tuple_label, resolve_column, resolve_pair,
@@ -34,6 +36,7 @@ from ._checks import (
 from ._frames import as_pandas
 from ._result_list import ALEResults
 from ._core.bounds import check_pair_cells, pair_cell_limit
+from ._engine_plans import ale_plans, is_engine_frame, open_engine, response_column
 
 __all__ = ["ale", "ALEResult"]
 
@@ -229,11 +232,12 @@ def ale(
         class probabilities), a statsmodels results object (formulas are
         applied to the DataFrame), an R model through rpy2, or a callable
         ``f(frame) -> predictions``.
-    X : pandas.DataFrame, polars.DataFrame, pyarrow.Table or numpy.ndarray
+    X : pandas.DataFrame, polars.DataFrame, pyarrow.Table, numpy.ndarray, or a Dask or Spark DataFrame
         The data the effects are estimated on.  Never modified.  Non-pandas
         tables are converted to pandas once; a plain callable is then handed
         frames of the type passed, a scikit-learn model what it was fitted on
-        (see Notes).
+        (see Notes).  A Dask or Spark DataFrame is computed on where it
+        lives, partition by partition, with the same numbers (see Notes).
     features : column label, pair of labels, or list of those
         One feature, a pair ``(a, b)``, or a list of such entries (then a
         list of results is returned, one per entry).  Labels may be column
@@ -276,8 +280,10 @@ def ale(
         At most this many rows per model call.
     feature_names : sequence, optional
         Column names of a NumPy ``X`` (``x0``, ``x1``, ... by default).
-    sample_weight : array-like, optional
-        One non-negative finite weight per row of X (frequency weights).
+    sample_weight : array-like or column name, optional
+        One non-negative finite weight per row of X (frequency weights); for
+        a Dask or Spark X, the name of the column of X holding them (that
+        column is then neither a feature nor shown to the model).
         Integer weights give exactly the result of repeating each row that
         many times, zero drops the row; other weights extend the same
         formulas (grid edges as type-1 order statistics of the weighted
@@ -316,6 +322,15 @@ def ale(
     integers and whole-number floats (``40.0``); anything else is a
     ``TypeError``.
 
+    A Dask or Spark DataFrame gives the numbers pandas gives on the same rows
+    (``X.compute()``, ``X.toPandas()``): grids, level orders and counts are
+    identical (exact order statistics and level counts over the partitions,
+    never approximate quantiles), effects agree to the last bits of their
+    sums.  The model is pickled once and called inside the partitions; only
+    small arrays of sums come back.  ``sample_weight`` and ``y`` name columns
+    of X; statistics from the model's predictions call the model on every
+    row again (a few passes) when first read.  See ``docs/performance.md``.
+
     References
     ----------
     Apley, D. W. and Zhu, J. (2020). Visualizing the effects of predictor
@@ -340,13 +355,14 @@ def ale(
     draws = job.draws(n_bootstrap, random_state) if n_bootstrap else None
     estimates = job.estimate(caller, model, draws)
     outputs = _output_names(adapter, caller)
-    normaliser = _Normalisers(caller, job.X, job.weights, job.response, len(outputs))
+    normaliser = job.normalisers(caller, len(outputs))
     results = []
     for (names, kind, plan), est in zip(job.planned, estimates):
         result = _result(names, kind, plan, est, outputs, conventions, normaliser)
         if draws is not None:
             result = result._with_bootstrap(est.replicates, est.replicate_counts, job.ci_level, "data")
         results.append(result)
+    normaliser.results = results  # an engine tabulates every result's values in one pass
     return ALEResults(results) if job.many else results[0]
 
 
@@ -356,7 +372,12 @@ class _Job:
     def __init__(self, X, features, *, caller_name, conventions, n_intervals, grid, level_order,
                  max_rows_per_call, feature_names, sample_weight, ci_level, y):
         X, self.native = as_pandas(X, param="X", caller=caller_name, feature_names=feature_names)
-        check_frame(X, param="X", caller=caller_name)
+        self.data = None
+        if is_engine_frame(X):  # Dask or Spark: the plans come from the engine's summaries
+            self.data = open_engine(X, caller=caller_name, sample_weight=sample_weight)
+            X, sample_weight = self.data.schema, None
+        else:
+            check_frame(X, param="X", caller=caller_name)
         self.conventions = check_choice(conventions, _CONVENTIONS, param="conventions", caller=caller_name)
         if n_intervals is not None:
             n_intervals = check_int(n_intervals, param="n_intervals", caller=caller_name, minimum=1)
@@ -365,7 +386,10 @@ class _Job:
         self.max_rows_per_call = max_rows_per_call
         self.ci_level = check_level(ci_level, param="ci_level", caller=caller_name)
         weights = None if sample_weight is None else check_weights(sample_weight, X.shape[0], caller=caller_name)
-        response = None if y is None else check_response(y, X, caller=caller_name)
+        if self.data is not None:
+            response = None if y is None else response_column(self.data, y, caller=caller_name)
+        else:
+            response = None if y is None else check_response(y, X, caller=caller_name)
         entries, self.many = _entries(X, features)
         if self.many:
             _check_list_options(X, entries, grid, level_order)
@@ -377,6 +401,18 @@ class _Job:
                 response = response[self.kept]
         self.X, self.weights, self.response = X, weights, response
         self.planned = []
+        if self.data is not None:
+            if self.conventions == "ale":
+                raise NotImplementedError(
+                    f"The 'conventions' parameter of {caller_name} cannot be 'ale' (R's ale package) for a Dask or "
+                    "Spark DataFrame: those rules run in memory only. Use 'aleplot' or 'iml', or collect the rows "
+                    "into pandas first."
+                )
+            options = [(grid, level_order) if not self.many else _options_for(X, entry, grid, level_order)
+                       for entry in entries]
+            self.planned = ale_plans(self.data, entries, options, self.conventions, n_intervals, caller_name,
+                                     _pair_grids)
+            return
         if self.conventions == "ale":  # R's ale rules: pyale._alepkg.plans builds the plans
             from ._alepkg.plans import ale_plan, check_ale_options
 
@@ -396,6 +432,9 @@ class _Job:
         return adapter, ModelCaller(adapter.predict, name=name, max_rows=self.max_rows_per_call, single_output=False)
 
     def draws(self, n_bootstrap, random_state):
+        if self.data is not None:
+            draws, self.chunk_weights = engine_draws(self.data, n_bootstrap, random_state, caller=_CALLER)
+            return draws
         weights = self.weights
         if weights is not None and np.all(weights == weights[0]):
             weights = None  # equal weights resample uniformly: the same replicates as without weights
@@ -403,6 +442,11 @@ class _Job:
         return make_draws(self.X.shape[0], n_bootstrap, random_state, chunk_weights=chunk_weights)
 
     def estimate(self, caller, model, draws=None):
+        if self.data is not None:
+            probe(caller, probe_rows(self.data), lambda exc: _explained(exc, self.X, model))
+            return engine_estimate(self.data, [plan for _, _, plan in self.planned], caller, draws=draws,
+                                   chunk_weights=getattr(self, "chunk_weights", None),
+                                   rows_per_call=self.max_rows_per_call)
         weights = self.weights
         try:
             return estimate(
@@ -417,6 +461,13 @@ class _Job:
             if caller.calls == 0 and exc.__cause__ is not None:  # the very first call raised
                 raise _explained(exc, self.X, model) from exc.__cause__
             raise
+
+
+    def normalisers(self, caller, n_outputs: int):
+        """The response distribution of each output (see :class:`_Normalisers`)."""
+        if self.data is not None:
+            return EngineNormalisers(self.data, self.response, caller, n_outputs)
+        return _Normalisers(caller, self.X, self.weights, self.response, n_outputs)
 
 
 def _output_names(adapter, caller) -> list:

@@ -14,6 +14,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ._api import _CONVENTIONS, _Job, _Normalisers, _output_names, _result  # noqa: F401
+from ._engine_plans import is_engine_frame
 from ._checks import check_int, check_random_state
 from ._core.calls import PredictionError
 from ._result_list import ALEResults
@@ -102,6 +103,13 @@ def model_bootstrap(
     if not callable(fit):
         raise TypeError(f"The 'fit' parameter of {_CALLER} must be callable as fit(X_rows, y_rows). "
                         f"Got {type(fit).__name__} instead.")
+    if is_engine_frame(X):
+        raise TypeError(
+            f"The 'X' parameter of {_CALLER} is a {'Spark' if type(X).__module__.startswith('pyspark') else 'Dask'} "
+            f"DataFrame: {_CALLER} refits the "
+            "model on resamples of X, which it hands to fit as pandas frames, so X must fit in memory. Pass "
+            "X.compute() (Dask) or X.toPandas() (Spark), or use pyale.ale(..., n_bootstrap=) for the data bootstrap."
+        )
     job = _Job(X, features, caller_name=_CALLER, conventions=conventions, n_intervals=n_intervals, grid=grid,
                level_order=level_order, max_rows_per_call=max_rows_per_call, feature_names=feature_names,
                sample_weight=sample_weight, ci_level=ci_level, y=y)

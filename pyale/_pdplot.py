@@ -18,6 +18,9 @@ from ._rbase import bin_right_closed, level_counts, r_seq
 from ._results import PDPlotResult
 from ._checks import is_tuple_label, resolve_column, resolve_pair
 from ._frames import as_pandas
+from ._engine_plans import is_engine_frame, open_engine
+from ._engine_aleplot import engine_pd_pair, engine_pd_single
+from ._core.engine_passes import probe_rows
 
 __all__ = ["PDPlot"]
 
@@ -61,25 +64,28 @@ def _single(X, caller, name, K, rows_per_call):
         grid = list(feature.levels)
         counts = level_counts(feature.codes, len(grid))
         setter = _setter(X, feature, None)
-        kind = "categorical"
     else:
         check_pd_points(X.shape[0], (K,), param="K", caller=_CALLER, value=K,
                         advice=f"Use K <= {pd_point_limit(X.shape[0]):,}.")
         grid, bins = _numeric_grid(feature, K, "J")
         counts = level_counts(bins, K)
         setter = _setter(X, feature, grid)
-        kind = "numeric"
     means = grid_predictions(
         X, {name: setter}, len(grid), caller, rows_per_call=rows_per_call, purpose=purpose
     )[:, 0]
-    if feature.categorical:
+    return _single_result(X.columns, name, feature.categorical, grid, counts, means)
+
+
+def _single_result(columns, name, categorical: bool, grid, counts, means) -> PDPlotResult:
+    """The centred curve: by its count-weighted mean (level shares for a categorical feature)."""
+    if categorical:
         shares = counts / counts.sum()
         centred = means - (means * shares).sum()
     else:
         centred = means - (means * counts).sum() / counts.sum()
     return PDPlotResult(
-        x_values=grid, f_values=centred, feature=name, kind=kind, counts=counts,
-        column_number=X.columns.get_loc(name) + 1,
+        x_values=grid, f_values=centred, feature=name, kind="categorical" if categorical else "numeric",
+        counts=counts, column_number=columns.get_loc(name) + 1,
     )
 
 
@@ -114,6 +120,11 @@ def _pair(X, caller, J, K, rows_per_call):
         purpose=f"partial dependence of ({names[0]!r}, {names[1]!r})",
     )[:, 0].reshape(n1, n2)
     counts = np.bincount(bins1 * n2 + bins2, minlength=n1 * n2).reshape(n1, n2)
+    return _pair_result(X.columns, names, kind, grid1, grid2, counts, means)
+
+
+def _pair_result(columns, names, kind, grid1, grid2, counts, means) -> PDPlotResult:
+    """The surface without both main effects and a count-weighted constant, as ALEPlot 1.1."""
     counts1, counts2 = counts.sum(axis=1), counts.sum(axis=0)
     main1 = (means * counts2[None, :]).sum(axis=1) / counts2.sum()
     main2 = (means * counts1[:, None]).sum(axis=0) / counts1.sum()
@@ -121,7 +132,7 @@ def _pair(X, caller, J, K, rows_per_call):
     surface = surface - (surface * counts).sum() / counts.sum()
     return PDPlotResult(
         x_values=(grid1, grid2), f_values=surface, feature=names, kind=kind, counts=counts,
-        column_number=tuple(X.columns.get_loc(n) + 1 for n in names),
+        column_number=tuple(columns.get_loc(n) + 1 for n in names),
     )
 
 
@@ -141,7 +152,7 @@ def PDPlot(
 
     Parameters
     ----------
-    X : pandas.DataFrame, polars.DataFrame, pyarrow.Table or numpy.ndarray
+    X : pandas.DataFrame, polars.DataFrame, pyarrow.Table, numpy.ndarray, or a Dask or Spark DataFrame
         The data (R's ``X``), read as in :func:`pyale.ALEPlot`; ``pred_fun``
         receives ``newdata`` of the same type.  Never modified.
     X_model : object
@@ -198,15 +209,26 @@ def PDPlot(
     ([0.0, 3.0, 6.0, 9.0], [-10.8, -4.8, 1.2, 7.2])
     """
     X, native = as_pandas(X, param="X", caller=_CALLER, feature_names=feature_names)
+    data = None
+    if is_engine_frame(X):  # Dask or Spark: checked on a few rows, computed on the engine
+        data = open_engine(X, caller=_CALLER)
+        X = probe_rows(data)
     K, plot, max_rows_per_call, caller = r_shaped_caller(
         X, X_model, pred_fun, K, plot, max_rows_per_call, caller_name=_CALLER, native=native
     )
     one = is_tuple_label(X, J, param="J", caller=_CALLER, pair_form="the list {pair}")
-    if not one and isinstance(J, (tuple, list, np.ndarray, pd.Index)):
+    pair = not one and isinstance(J, (tuple, list, np.ndarray, pd.Index))
+    if pair and data is not None:
+        result = _pair_result(X.columns, *engine_pd_pair(data, caller, J, K, max_rows_per_call))
+    elif pair:
         result = _pair(X, caller, J, K, max_rows_per_call)
     else:
         name = resolve_column(X, J, param="J", caller=_CALLER)
-        result = _single(X, caller, name, K, max_rows_per_call)
+        if data is not None:
+            feature, grid, counts, means = engine_pd_single(data, caller, name, K, max_rows_per_call)
+            result = _single_result(X.columns, name, feature.categorical, grid, counts, means)
+        else:
+            result = _single(X, caller, name, K, max_rows_per_call)
     if plot:
         result = replace(result, display=result.plot(ax=ax))
     return result

@@ -82,15 +82,26 @@ class Estimate:
         return out
 
 
-def _block_counts(draws: BootstrapDraws, offset: int, n: int, chunk_weights: Callable | None):
-    """``(start, stop, replicates, counts)`` pieces for the block rows ``offset .. offset + n - 1``."""
+def _block_counts(draws: BootstrapDraws, offset: int, n: int, chunk_weights: Callable | None,
+                  block_weights: np.ndarray | None = None):
+    """``(start, stop, replicates, counts)`` pieces for the block rows ``offset .. offset + n - 1``.
+
+    Weighted draws need the weights of a whole chunk: the block's own
+    ``block_weights`` for a chunk inside the block, ``chunk_weights(chunk)``
+    for one that the block shares with others.
+    """
     if n == 0:
         return
     for chunk in range(offset // CHUNK, (offset + n - 1) // CHUNK + 1):
         lo = chunk * CHUNK
         size = min(CHUNK, draws.n_rows - lo)
         a, b = max(lo, offset), min(lo + size, offset + n)
-        weights = None if chunk_weights is None else chunk_weights(chunk)
+        if not draws.weighted:
+            weights = None
+        elif block_weights is not None and lo >= offset and lo + size <= offset + n:
+            weights = block_weights[lo - offset : lo - offset + size]
+        else:
+            weights = chunk_weights(chunk)
         for replicates, counts in draws.chunk_counts(chunk, weights):
             yield a - offset, b - offset, replicates, counts[a - lo : b - lo]
 
@@ -103,18 +114,25 @@ def block_sums(
     draws: BootstrapDraws | None = None,
     chunk_weights: Callable | None = None,
     rows_per_call: int | None = None,
+    weight_column=None,
 ) -> Callable:
     """The map function: ``func(block, offset) -> [ {set name: GroupSums} per plan ]``.
 
-    ``weights(block, offset)`` gives the block's row weights (None: all 1);
-    ``chunk_weights(chunk)`` the weights of a whole bootstrap chunk
-    (weighted resampling).
+    ``weights(block, offset)`` gives the block's row weights (None: all 1),
+    or ``weight_column`` names the column of the blocks that holds them (it
+    is dropped before the model sees the rows); ``chunk_weights(chunk)`` the
+    weights of a whole bootstrap chunk (weighted resampling; chunks inside
+    a block take the block's own weights).
     """
 
     sharing = [i for i, plan in enumerate(plans) if shares_rows(plan)]
 
     def func(block, offset):
-        w = None if weights is None else np.asarray(weights(block, offset), dtype=float)
+        if weight_column is not None:
+            w = block[weight_column].to_numpy(dtype=float, na_value=np.nan)
+            block = block.drop(columns=[weight_column])
+        else:
+            w = None if weights is None else np.asarray(weights(block, offset), dtype=float)
         # Effects that predict every row share one private copy of the block's rows.
         frames = ShiftedFrames(block)
         per_plan = [
@@ -132,7 +150,7 @@ def block_sums(
             })
         if draws is not None:
             flat = [(i, name, e) for i, entries in enumerate(per_plan) for name, e in entries.items()]
-            pieces = _block_counts(draws, offset, block.shape[0], chunk_weights)
+            pieces = _block_counts(draws, offset, block.shape[0], chunk_weights, w)
             sums = replicate_sums([e for _, _, e in flat], pieces, draws.n_replicates)
             for (i, name, _), (rep_weight, rep_total) in zip(flat, sums):
                 out[i][name].replicate_weight = rep_weight
@@ -151,11 +169,17 @@ def estimate(
     draws: BootstrapDraws | None = None,
     chunk_weights: Callable | None = None,
     rows_per_call: int | None = None,
+    weight_column=None,
+    columns=None,
 ) -> list[Estimate]:
-    """Estimate every plan in one pass over the engine's blocks."""
+    """Estimate every plan in one pass over the engine's blocks.
+
+    ``columns`` (with ``weight_column``, if any) are the columns the blocks
+    must hold (the model's columns); None: all.
+    """
     func = block_sums(plans, caller, weights=weights, draws=draws, chunk_weights=chunk_weights,
-                      rows_per_call=rows_per_call)
-    totals = engine.map_reduce(func)
+                      rows_per_call=rows_per_call, weight_column=weight_column)
+    totals = engine.map_reduce(func, columns=columns)
     return [finish(plan, sums) for plan, sums in zip(plans, totals)]
 
 

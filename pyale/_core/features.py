@@ -25,6 +25,12 @@ __all__ = [
     "read_feature",
     "read_covariate",
     "factorize_strings",
+    "kind_error",
+    "missing_error",
+    "infinite_error",
+    "overflow_error",
+    "rounded_integers",
+    "warn_rounded",
 ]
 
 
@@ -114,10 +120,7 @@ def _require_complete(series: pd.Series, label: str) -> None:
     missing = series.isna().to_numpy()
     if missing.any():
         first = series.index[np.flatnonzero(missing)[0]]
-        raise ValueError(
-            f"{label} has {int(missing.sum())} missing value(s) (first at index {first!r}); "
-            "ALE needs complete data in the feature. Drop or impute those rows first."
-        )
+        raise missing_error(label, int(missing.sum()), f"index {first!r}")
 
 
 def factorize_strings(series: pd.Series) -> tuple[np.ndarray, tuple]:
@@ -145,6 +148,49 @@ def factorize_strings(series: pd.Series) -> tuple[np.ndarray, tuple]:
     return rank[codes], tuple(uniques[i] for i in order)
 
 
+def kind_error(kind: str, label: str, dtype, content: str = "") -> TypeError:
+    """The error for a feature column of kind 'bool', 'datetime' or 'other' (see :func:`column_kind`)."""
+    if kind == "bool":
+        return TypeError(
+            f"{label} is boolean; ALE needs a numeric or categorical feature. "
+            "Convert it with .astype(int) (numeric) or .astype('category') (categorical)."
+        )
+    if kind == "datetime":
+        return TypeError(
+            f"{label} has dtype {dtype}; ALE of dates or durations is not supported. "
+            "Convert it to numbers (e.g. days since a reference date) first."
+        )
+    return TypeError(
+        f"{label} has dtype {dtype} which is neither numeric nor categorical "
+        f"(numbers, pandas Categorical, or strings){content}. Convert it first, "
+        "e.g. with pd.to_numeric(...) or .astype(str)."
+    )
+
+
+def missing_error(label: str, count: int, where: str) -> ValueError:
+    """Missing values in a feature; ``where`` locates the first (``"index 3"``, ``"row position 3"``)."""
+    return ValueError(
+        f"{label} has {count} missing value(s) (first at {where}); "
+        "ALE needs complete data in the feature. Drop or impute those rows first."
+    )
+
+
+def infinite_error(label: str, count: int, value: float, where: str) -> ValueError:
+    """Infinite values in a numeric feature (the first one and where it is)."""
+    return ValueError(
+        f"{label} has {count} infinite value(s) (first {value!r} at {where}); ALE needs finite values."
+    )
+
+
+def overflow_error(label: str, low: float, high: float) -> ValueError:
+    """A numeric feature whose range overflows float64."""
+    return ValueError(
+        f"{label} spans [{float(low)!r}, {float(high)!r}], a width that overflows float64 "
+        "(max - min is infinite), so interval widths and grid steps cannot be computed. "
+        "Rescale it first (e.g. divide it by a power of ten)."
+    )
+
+
 def read_feature(series: pd.Series, *, label: str) -> Feature:
     """Read a feature column, raising a clear error for what ALE cannot use.
 
@@ -160,22 +206,8 @@ def read_feature(series: pd.Series, *, label: str) -> Feature:
     Feature
     """
     kind = column_kind(series)
-    if kind == "bool":
-        raise TypeError(
-            f"{label} is boolean; ALE needs a numeric or categorical feature. "
-            "Convert it with .astype(int) (numeric) or .astype('category') (categorical)."
-        )
-    if kind == "datetime":
-        raise TypeError(
-            f"{label} has dtype {series.dtype}; ALE of dates or durations is not supported. "
-            "Convert it to numbers (e.g. days since a reference date) first."
-        )
-    if kind == "other":
-        raise TypeError(
-            f"{label} has dtype {series.dtype} which is neither numeric nor categorical "
-            f"(numbers, pandas Categorical, or strings){_content(series)}. Convert it first, "
-            "e.g. with pd.to_numeric(...) or .astype(str)."
-        )
+    if kind in ("bool", "datetime", "other"):
+        raise kind_error(kind, label, series.dtype, _content(series))
     if kind == "numeric":
         values = series.to_numpy(dtype=float, na_value=np.nan)
         low, high = (values.min(), values.max()) if values.shape[0] else (0.0, 0.0)
@@ -183,11 +215,7 @@ def read_feature(series: pd.Series, *, label: str) -> Feature:
             span = high - low  # NaN or inf when a value is missing or infinite, or the span overflows
         if not np.isfinite(span):
             _require_finite(series, values, label)
-            raise ValueError(
-                f"{label} spans [{float(low)!r}, {float(high)!r}], a width that overflows float64 "
-                "(max - min is infinite), so interval widths and grid steps cannot be computed. "
-                "Rescale it first (e.g. divide it by a power of ten)."
-            )
+            raise overflow_error(label, low, high)
         _warn_if_rounded(series, values, max(-low, high), label)
         if values.flags.writeable:
             # A read-only view lets pyale._rbase.cells keep work on it for the call; the
@@ -282,10 +310,7 @@ def _require_finite(series: pd.Series, values: np.ndarray, label: str) -> None:
     bad = ~np.isfinite(values)
     if bad.any():
         position = int(np.flatnonzero(bad)[0])
-        raise ValueError(
-            f"{label} has {int(bad.sum())} infinite value(s) (first {float(values[position])!r} "
-            f"at index {series.index[position]!r}); ALE needs finite values."
-        )
+        raise infinite_error(label, int(bad.sum()), float(values[position]), f"index {series.index[position]!r}")
 
 
 def _warn_if_rounded(series: pd.Series, values: np.ndarray, largest: float, label: str) -> None:
@@ -297,18 +322,29 @@ def _warn_if_rounded(series: pd.Series, values: np.ndarray, largest: float, labe
     dtype = series.dtype
     if not ptypes.is_integer_dtype(dtype) or largest <= 2.0**53:  # every integer up to 2**53 is a float64
         return
+    rounded, exact = rounded_integers(series, values)
+    if rounded.any():
+        first = int(np.flatnonzero(rounded)[0])
+        warn_rounded(label, int(rounded.sum()), int(exact[first]), float(values[first]),
+                     f"index {series.index[first]!r}", stacklevel=5)
+
+
+def rounded_integers(series: pd.Series, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Which values of an integer column float64 rounds (``values``: the column as float64), and the exact integers."""
+    dtype = series.dtype
     exact = series.to_numpy(dtype=getattr(dtype, "numpy_dtype", dtype), na_value=0)
     safe = values < 2.0**64 if dtype.kind == "u" else (values >= -(2.0**63)) & (values < 2.0**63)
     back = np.zeros_like(exact)
     back[safe] = values[safe].astype(exact.dtype)
-    rounded = ~safe | (back != exact)
-    if rounded.any():
-        first = int(np.flatnonzero(rounded)[0])
-        warnings.warn(
-            f"{label} holds {int(rounded.sum())} integer(s) that float64 cannot represent exactly "
-            f"(first {int(exact[first])} at index {series.index[first]!r}, read as "
-            f"{float(values[first])!r}); pyale reads integer features as float64, as R reads "
-            "them as double, so its grid and bins use the rounded values.",
-            UserWarning,
-            stacklevel=4,
-        )
+    return ~safe | (back != exact), exact
+
+
+def warn_rounded(label: str, count: int, exact: int, value: float, where: str, *, stacklevel: int) -> None:
+    """The warning about integers that float64 rounds (the first one, exact and as read, and where)."""
+    warnings.warn(
+        f"{label} holds {count} integer(s) that float64 cannot represent exactly "
+        f"(first {exact} at {where}, read as {value!r}); pyale reads integer features as float64, "
+        "as R reads them as double, so its grid and bins use the rounded values.",
+        UserWarning,
+        stacklevel=stacklevel,
+    )

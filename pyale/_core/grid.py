@@ -46,7 +46,7 @@ this by brute force against the uncapped computation.
 from __future__ import annotations
 
 import warnings
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -171,6 +171,7 @@ def resolve_level_order(
     hint: str = "; pass level_order= to choose another",
     stacklevel: int = 3,
     weights: np.ndarray | None = None,
+    distances: Callable[[], np.ndarray] | None = None,
 ) -> np.ndarray:
     """Indices into ``feature.levels`` from lowest to highest.
 
@@ -180,15 +181,21 @@ def resolve_level_order(
     given order, with a warning, when all levels look alike (R fails there:
     ``failure`` says how).  With frequency ``weights`` (all positive) the
     distributions compared are the weighted ones (see
-    :func:`~pyale._core.levels.level_distances`).
+    :func:`~pyale._core.levels.level_distances`).  ``distances()``, when
+    given, supplies the distance matrix instead (an engine's summaries, see
+    :func:`~pyale._core.levels.level_distances_from_summary`); ``X`` then
+    only needs the feature's column dtype (an empty frame will do).
     """
     n_levels = len(feature.levels)
     if requested is not None:
         return _requested_order(X[feature.name], feature, requested, caller)
     if feature.ordered:
         return np.arange(n_levels, dtype=np.int64)
-    covariates = [read_covariate(X[name]) for name in X.columns if name != feature.name]
-    order = mds_level_order(level_distances(feature.codes, n_levels, covariates, weights=weights))
+    if distances is None:
+        covariates = [read_covariate(X[name]) for name in X.columns if name != feature.name]
+        order = mds_level_order(level_distances(feature.codes, n_levels, covariates, weights=weights))
+    else:
+        order = mds_level_order(distances())
     if order is None:
         warnings.warn(
             f"The levels of column {feature.name!r} cannot be ordered by similarity: "

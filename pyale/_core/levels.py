@@ -23,7 +23,7 @@ import numpy as np
 from .._rbase import cmdscale_1d, ecdf_at, quantile_type7, r_seq, stable_order
 from .._rbase.weighted import weighted_ecdf_at, weighted_quantile_type7, weighted_sample
 
-__all__ = ["Covariate", "level_distances", "mds_level_order"]
+__all__ = ["Covariate", "level_distances", "level_distances_from_summary", "mds_level_order"]
 
 _PROBE_PROBS = r_seq(0.0, 1.0, 100)
 
@@ -174,6 +174,48 @@ def level_distances(
             total = total + _categorical_distance(codes, n_levels, level_sizes, covariate, weights)
         else:
             total = total + _numeric_distance(codes, n_levels, covariate, weights)
+    np.fill_diagonal(total, 0.0)
+    return total
+
+
+def level_distances_from_summary(summary) -> np.ndarray:
+    """:func:`level_distances` from an engine's level-ordering summary.
+
+    Parameters
+    ----------
+    summary : pyale._engines.LevelOrderSummary
+        Per other column (in column order): the probes and the per-level
+        counts at or below them (numeric), or the (level x category) table
+        (categorical), with the rows per level.
+
+    Returns
+    -------
+    numpy.ndarray
+        The matrix :func:`level_distances` gives on the same rows: the
+        ECDFs are the same ratios of counts, the shares the same ratios, and
+        the same arithmetic (:func:`_max_abs_differences`,
+        :func:`_sequential_l1`) adds them up in the same order.  With
+        fractional weights the weight sums are added in another order, so
+        the last bits may differ.
+    """
+    n_levels = len(summary.levels)
+    level_sizes = np.asarray(summary.level_sizes, dtype=float)
+    total = np.zeros((n_levels, n_levels))
+    for covariate in summary.covariates:
+        if hasattr(covariate, "probes"):
+            if covariate.probes is None:  # no finite value at all: distance 0
+                continue
+            if not covariate.present.all():
+                raise ValueError(
+                    f"Column {covariate.name!r} has only missing values within one level of the "
+                    "feature, so the level ordering (Kolmogorov-Smirnov distance) is undefined."
+                )
+            total = total + _max_abs_differences(covariate.ecdfs)
+        else:
+            table = covariate.table
+            used = np.flatnonzero(table.any(axis=0))
+            shares = table[:, used] / level_sizes[:, None]
+            total = total + _sequential_l1(shares) / 2
     np.fill_diagonal(total, 0.0)
     return total
 

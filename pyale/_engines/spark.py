@@ -49,6 +49,8 @@ __all__ = ["SparkEngine", "ROWS_PER_BLOCK"]
 
 #: Rows per block handed to the function (Arrow batches are joined up to this).
 ROWS_PER_BLOCK = 1 << 18
+#: Blocks inside a partition end at global positions that are multiples of this (the bootstrap's chunk).
+ALIGN = 4096
 _INTEGRAL = ("ByteType", "ShortType", "IntegerType", "LongType")
 
 
@@ -62,17 +64,29 @@ def _as_dtype(series: pd.Series, dtype) -> pd.Series:
     return series.astype(dtype)
 
 
-def _blocks(batches, dtypes: dict, rows_per_block: int):
-    """Blocks of at least ``rows_per_block`` rows (the last may be shorter) with the declared dtypes."""
-    pending, size = [], 0
+def _blocks(batches, dtypes: dict, rows_per_block: int, offset: int = 0):
+    """Blocks of about ``rows_per_block`` rows (the last may be shorter) with the declared dtypes.
+
+    Blocks end at global positions that are multiples of :data:`ALIGN`
+    (except at the partition's end), whatever the sizes of the Arrow
+    batches, so only partition boundaries cut a bootstrap chunk
+    (``pyale._core.bootstrap.CHUNK``) in two.
+    """
+    pending, size, start = [], 0, offset
     for batch in batches:
         if batch.shape[0] == 0:
             continue
         pending.append(batch)
         size += batch.shape[0]
         if size >= rows_per_block:
-            yield _joined(pending, dtypes)
-            pending, size = [], 0
+            cut = (start + size) // ALIGN * ALIGN - start
+            joined = _joined(pending, dtypes)
+            if cut <= 0 or cut >= size:
+                yield joined
+                pending, size, start = [], 0, start + size
+            else:
+                yield joined.iloc[:cut]
+                pending, size, start = [joined.iloc[cut:]], size - cut, start + cut
     if pending:
         yield _joined(pending, dtypes)
 
@@ -94,7 +108,7 @@ def _run_partition(batches, *, token, payload, offsets, dtypes, rows_per_block):
     seen, total = 0, None
     try:
         func, combine = unpickled(token, payload)
-        for block in _blocks(batches, dtypes, rows_per_block):
+        for block in _blocks(batches, dtypes, rows_per_block, offset):
             part = func(block, offset + seen)
             total = part if total is None else combine(total, part)
             seen += block.shape[0]
@@ -161,6 +175,11 @@ class SparkEngine(Engine):
             if count:
                 dtypes[name] = np.dtype(float) if fields[name] in _INTEGRAL else np.dtype(object)
         self._dtypes = dtypes
+
+    def head(self, n: int) -> pd.DataFrame:
+        """Some ``n`` rows (``df.limit(n)``) with the dtypes blocks carry, for a model probe on the driver."""
+        rows = self.df.limit(n).toPandas()
+        return _joined([rows], dict(self.dtypes)) if rows.shape[0] else rows
 
     def _plain_plan(self) -> bool:
         """Whether the physical plan has no exchange (shuffle), so projecting cannot move rows.

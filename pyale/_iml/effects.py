@@ -25,6 +25,7 @@ from .tables import (
     rows_inside,
 )
 from .predictor import Predictor
+from .engine import engine_features, engine_run
 from .._checks import check_int, check_numbers
 from .checks import (
     check_center_at,
@@ -151,12 +152,15 @@ class FeatureEffect:
         self.center_at = center_at
         self.feature_name = names[0] if self.n_features == 1 else names
         data = predictor.data
-        self._features = [read_feature(data[n], label=f"Feature {n!r}") for n in names]
+        if predictor.engine is not None:  # Dask or Spark: see pyale._iml.engine
+            self._features = engine_features(predictor.engine, names)
+        else:
+            self._features = [read_feature(data[n], label=f"Feature {n!r}") for n in names]
         self.feature_type = (
             predictor.feature_types[names[0]] if self.n_features == 1
             else tuple(predictor.feature_types[n] for n in names)
         )
-        for f in self._features:
+        for f in self._features if predictor.engine is None else ():
             single = len(f.levels) < 2 if f.categorical else not f.values.min() < f.values.max()
             if single:  # values are finite: min < max means two distinct values, without sorting
                 raise ValueError(
@@ -219,7 +223,8 @@ class FeatureEffect:
             else len(f.levels) if f.categorical else size
             for f, size, points in zip(self._features, self.grid_size, user)
         )
-        n_rows = self.predictor.data.shape[0]
+        engine = self.predictor.engine
+        n_rows = self.predictor.data.shape[0] if engine is None else engine.n_rows
         others = int(np.prod([size for size, points, f in zip(shape, user, self._features)
                               if points is not None or f.categorical]))
         fixed = len(shape) - sum(points is not None or f.categorical for points, f in zip(user, self._features))
@@ -234,6 +239,8 @@ class FeatureEffect:
         return self.predictor.output_names
 
     def _run(self) -> pd.DataFrame:
+        if self.predictor.engine is not None:
+            return engine_run(self)
         data = self.predictor.data
         if self.method == "ale":
             predict = self.predictor._bounded(self.max_rows_per_call)

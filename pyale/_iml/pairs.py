@@ -21,7 +21,7 @@ from .._core.features import read_feature
 from .._core.pair_effect import categorical_numeric_pair_effect, numeric_pair_effect
 from .tables import class_column, iml_level_order, numeric_ale_edges, results_frame, rows_inside
 
-__all__ = ["ale_pair_results"]
+__all__ = ["ale_pair_results", "numeric_pair_table", "categorical_pair_table", "check_cells"]
 
 
 def _half_steps(grid: np.ndarray) -> np.ndarray:
@@ -47,7 +47,7 @@ def _long_surface(effects: np.ndarray, outputs: list, first_sides, second_sides,
     return results_frame(out)
 
 
-def _check_cells(effect_obj, n_rows: int, shape: tuple[int, int], points, features) -> None:
+def check_cells(effect_obj, n_rows: int, shape: tuple[int, int], points, features) -> None:
     """Refuse a surface with more cells than pyale computes for the data (see pyale._core.bounds)."""
     user = all(p is not None or f.categorical for p, f in zip(points, features))
     param, value = ("grid_points", None) if user else ("grid_size", effect_obj._grid_size_given)
@@ -80,15 +80,9 @@ def ale_pair_results(effect_obj, data: pd.DataFrame, predict):
         edges2 = numeric_ale_edges(second, sizes[1], points[1])
         user = [edges1 if points[0] is not None else None, edges2 if points[1] is not None else None]
         frame, (f1, f2), _ = rows_inside(data, [first, second], user)
-        _check_cells(effect_obj, frame.shape[0], (len(edges1) - 1, len(edges2) - 1), points, (first, second))
+        check_cells(effect_obj, frame.shape[0], (len(edges1) - 1, len(edges2) - 1), points, (first, second))
         effect = numeric_pair_effect(frame, f1, f2, edges1, edges2, predict, conventions="iml")
-        h1, h2 = _half_steps(edges1), _half_steps(edges2)
-        table = _long_surface(
-            effect.effects, outputs_of(),
-            (edges1 + h1[1:], edges1 - h1[:-1]), (edges2 + h2[1:], edges2 - h2[:-1]),
-            [(first.name, edges1, 0), (second.name, edges2, 1)],
-        )
-        return table, effect
+        return numeric_pair_table(effect, outputs_of(), first.name, second.name, edges1, edges2), effect
     cat, num = (first, second) if first.categorical else (second, first)
     num_index = 1 if first.categorical else 0
     edges = numeric_ale_edges(num, sizes[num_index], points[num_index])
@@ -101,17 +95,31 @@ def ale_pair_results(effect_obj, data: pd.DataFrame, predict):
             "its levels is undefined."
         )
     cells = (len(cat_in.levels), len(edges) - 1) if first.categorical else (len(edges) - 1, len(cat_in.levels))
-    _check_cells(effect_obj, frame.shape[0], cells, points, (first, second))
+    check_cells(effect_obj, frame.shape[0], cells, points, (first, second))
     order = iml_level_order(frame, cat_in)
     effect = categorical_numeric_pair_effect(frame, cat_in, order, num_in, edges, predict, conventions="iml")
+    return categorical_pair_table(effect, outputs_of(), cat.name, num.name, edges), effect
+
+
+def numeric_pair_table(effect, outputs, name1, name2, edges1, edges2) -> pd.DataFrame:
+    """iml's table of a numeric x numeric surface."""
+    h1, h2 = _half_steps(edges1), _half_steps(edges2)
+    return _long_surface(
+        effect.effects, outputs,
+        (edges1 + h1[1:], edges1 - h1[:-1]), (edges2 + h2[1:], edges2 - h2[:-1]),
+        [(name1, edges1, 0), (name2, edges2, 1)],
+    )
+
+
+def categorical_pair_table(effect, outputs, cat_name, num_name, edges) -> pd.DataFrame:
+    """iml's table of a categorical x numeric surface (levels in the order used)."""
     levels = list(effect.grid1)
     n_levels = len(levels)
     position = np.arange(1, n_levels + 1, dtype=float)
     h = _half_steps(edges)
     label_column = pd.Categorical.from_codes(np.arange(n_levels), categories=levels)
-    table = _long_surface(
-        effect.effects, outputs_of(),
+    return _long_surface(
+        effect.effects, outputs,
         (position + 0.5, position - 0.5), (edges + h[1:], edges - h[:-1]),
-        [(num.name, edges, 1), (cat.name, label_column, 0)],
+        [(num_name, edges, 1), (cat_name, label_column, 0)],
     )
-    return table, effect

@@ -14,6 +14,7 @@ from .._core.calls import ModelCaller
 from .._core.features import column_kind
 from .._checks import check_frame, check_int
 from .._frames import as_pandas
+from .engine import engine_kinds, engine_predictor_data, is_engine_frame
 
 __all__ = ["Predictor"]
 
@@ -23,13 +24,16 @@ _SINGLE_OUTPUT = "..prediction"
 
 def _feature_type(series: pd.Series) -> str:
     """iml's feature type of a column: 'numerical', 'integer' or 'categorical'."""
-    kind = column_kind(series)
+    return _type_of(series.name, column_kind(series), series.dtype)
+
+
+def _type_of(name, kind: str, dtype) -> str:
     if kind == "numeric":
-        return "integer" if ptypes.is_integer_dtype(series.dtype) else "numerical"
+        return "integer" if ptypes.is_integer_dtype(dtype) else "numerical"
     if kind == "categorical":
         return "categorical"
     raise TypeError(
-        f"The 'data' parameter of {_CALLER} has column {series.name!r} of dtype {series.dtype}; "
+        f"The 'data' parameter of {_CALLER} has column {name!r} of dtype {dtype}; "
         "iml accepts numeric, integer, categorical and string columns only "
         "(convert booleans with .astype(int) or .astype('category'))."
     )
@@ -133,15 +137,38 @@ class _BoundedOutputs:
     """``predict(frame, purpose)`` through a predictor, at most ``max_rows`` rows per model call.
 
     The estimator core reads ``max_rows`` to build shifted copies one block
-    of rows at a time.
+    of rows at a time.  It holds the predictor's model caller, feature names
+    and class, not its data, so it travels to an engine's workers light.
     """
 
     def __init__(self, predictor: "Predictor", max_rows: int | None):
-        self._predictor = predictor
+        self._caller, self._names, self._class = predictor._caller, predictor.feature_names, predictor.class_
         self.max_rows = max_rows
 
     def __call__(self, frame: pd.DataFrame, purpose: str, *, private: bool = False) -> np.ndarray:
-        return self._predictor._outputs(frame, purpose, max_rows=self.max_rows, private=private)
+        return _outputs(self._caller, self._names, self._class, frame, purpose, max_rows=self.max_rows,
+                        private=private)
+
+
+def _outputs(caller: ModelCaller, feature_names: list, class_, frame: pd.DataFrame, purpose: str, *,
+             max_rows: int | None = None, private: bool = False) -> np.ndarray:
+    """Predictions as a float array ``(n, n_outputs)`` after class selection.
+
+    ``max_rows`` bounds the rows per model call (whole frames by default);
+    ``private`` is passed on to :class:`~pyale._core.calls.ModelCaller`.
+    """
+    if list(frame.columns) != feature_names:
+        frame = frame[feature_names]
+    y = caller(frame, purpose, max_rows=max_rows, private=private)
+    names = caller.output_names
+    if class_ is not None and len(names) > 1:
+        if class_ not in names:
+            raise ValueError(
+                f"The 'class_' parameter of {_CALLER} must name one of the model's outputs "
+                f"{names!r}. Got {class_!r} instead."
+            )
+        y = y[:, [names.index(class_)]]
+    return y
 
 
 class Predictor:
@@ -153,8 +180,10 @@ class Predictor:
         The fitted model: anything with ``predict`` (scikit-learn, a
         statsmodels results object), an R model through rpy2, or ``None``
         when ``predict_function`` does everything.
-    data : pandas.DataFrame, polars.DataFrame, pyarrow.Table or numpy.ndarray
-        The data (iml's ``data``); never modified.  A ``predict_function``
+    data : pandas.DataFrame, polars.DataFrame, pyarrow.Table, numpy.ndarray, or a Dask or Spark DataFrame
+        The data (iml's ``data``); never modified.  A Dask or Spark
+        DataFrame is computed on partition by partition, with pandas'
+        numbers (ALE and ``method="pdp"``; ICE is refused there).  A ``predict_function``
         receives ``newdata`` of the same type (pandas inside); a scikit-learn
         model what it was fitted on.  Float columns are iml's
         "numerical", integer columns "integer" (grids are rounded), pandas
@@ -167,7 +196,8 @@ class Predictor:
         or class labels (turned into one 0/1 column per class).
     y : str or array-like, optional
         The target: a column name of ``data`` (removed from the features) or
-        the values themselves.
+        the values themselves (a column name for a Dask or Spark ``data``,
+        which ``y`` then holds).
     class_ : str, optional
         Keep only this output column (iml's ``class``).
     type : str, optional
@@ -237,7 +267,11 @@ class Predictor:
                 "from a model, pass data=."
             )
         data, native = as_pandas(data, param="data", caller=_CALLER, feature_names=feature_names)
-        check_frame(data, param="data", caller=_CALLER)
+        self.engine = None  # Dask or Spark data: see pyale._iml.engine
+        if is_engine_frame(data):
+            data, self.engine, y = engine_predictor_data(data, y, caller=_CALLER)
+        else:
+            check_frame(data, param="data", caller=_CALLER)
         self.batch_size = check_int(batch_size, param="batch_size", caller=_CALLER, minimum=1)
         if class_ is not None and not isinstance(class_, (str, numbers.Integral)):
             raise TypeError(
@@ -248,7 +282,9 @@ class Predictor:
         self.type = type
         self.y, self.y_names = None, None
         features = data
-        if isinstance(y, str):
+        if self.engine is not None:
+            self.y, self.y_names = (None, None) if y is None else (y, [y])
+        elif isinstance(y, str):
             if y not in data.columns:
                 raise ValueError(
                     f"The 'y' parameter of {_CALLER} must name a column of data. Got {y!r}; the "
@@ -264,11 +300,16 @@ class Predictor:
                     f"data ({data.shape[0]}). Got shape {values.shape} instead."
                 )
             self.y, self.y_names = pd.Series(values, name=".y"), [".y"]
-        if features.shape[1] == 0:
+        if len(features.columns) == 0:
             raise ValueError(f"The 'data' parameter of {_CALLER} has no feature besides the target.")
         self.data = features
         self.feature_names = list(features.columns)
-        self.feature_types = {name: _feature_type(features[name]) for name in self.feature_names}
+        if self.engine is not None:
+            kinds = engine_kinds(self.engine)
+            self.feature_types = {name: _type_of(name, kinds[name], self.engine.engine.dtypes[name])
+                                  for name in self.feature_names}
+        else:
+            self.feature_types = {name: _feature_type(features[name]) for name in self.feature_names}
         predict, convert = _prediction_function(model, predict_function, type, native)
         self._caller = ModelCaller(
             predict, name="predict_function" if predict_function is not None else
@@ -291,18 +332,8 @@ class Predictor:
         ``max_rows`` bounds the rows per model call (whole frames by default);
         ``private`` is passed on to :class:`~pyale._core.calls.ModelCaller`.
         """
-        if list(frame.columns) != self.feature_names:
-            frame = frame[self.feature_names]
-        y = self._caller(frame, purpose, max_rows=max_rows, private=private)
-        names = self._caller.output_names
-        if self.class_ is not None and len(names) > 1:
-            if self.class_ not in names:
-                raise ValueError(
-                    f"The 'class_' parameter of {_CALLER} must name one of the model's outputs "
-                    f"{names!r}. Got {self.class_!r} instead."
-                )
-            y = y[:, [names.index(self.class_)]]
-        return y
+        return _outputs(self._caller, self.feature_names, self.class_, frame, purpose, max_rows=max_rows,
+                        private=private)
 
     def _bounded(self, max_rows: int | None) -> _BoundedOutputs:
         return _BoundedOutputs(self, max_rows)

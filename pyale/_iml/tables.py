@@ -138,36 +138,47 @@ def _long(effects: np.ndarray, outputs: list, value_name: str) -> dict:
 def ale_numeric_results(frame, feature, edges, predict, outputs_of) -> tuple[pd.DataFrame, object]:
     """iml's 1-D ALE of a numeric feature: columns ``.type, [.class], .value, <feature>``."""
     effect = numeric_main_effect(frame, feature, edges, predict, empty_intervals="zero")
-    outputs = outputs_of()
+    return numeric_table(effect, feature.name, edges, outputs_of()), effect
+
+
+def numeric_table(effect, name, edges, outputs) -> pd.DataFrame:
+    """The table of :func:`ale_numeric_results` from the computed effect."""
     n_points, n_outputs = effect.effects.shape
     columns = {".type": np.full(n_points * n_outputs, "ale", dtype=object)}
     columns.update(_long(effect.effects, outputs, ".value"))
-    columns[feature.name] = np.repeat(edges.astype(float), n_outputs)
-    return results_frame(columns), effect
+    columns[name] = np.repeat(edges.astype(float), n_outputs)
+    return results_frame(columns)
 
 
 def ale_categorical_results(frame, feature, order, predict, outputs_of) -> tuple[pd.DataFrame, object]:
     """iml's 1-D ALE of a categorical feature: levels in the order used, as a factor."""
     effect = categorical_main_effect(frame, feature, order, predict)
-    outputs = outputs_of()
+    return categorical_table(effect, feature.name, outputs_of()), effect
+
+
+def categorical_table(effect, name, outputs) -> pd.DataFrame:
+    """The table of :func:`ale_categorical_results` from the computed effect."""
     n_levels, n_outputs = effect.effects.shape
     columns = {".type": np.full(n_levels * n_outputs, "ale", dtype=object)}
     columns.update(_long(effect.effects, outputs, ".value"))
     labels = list(effect.grid)
-    columns[feature.name] = pd.Categorical.from_codes(
+    columns[name] = pd.Categorical.from_codes(
         np.repeat(np.arange(n_levels), n_outputs), categories=labels
     )
-    return results_frame(columns), effect
+    return results_frame(columns)
 
 
-def pd_grid(feature: Feature, series: pd.Series, grid_size: int, grid_points, anchor):
+def pd_grid(feature: Feature, series: pd.Series, grid_size: int, grid_points, anchor, *,
+            value_range=None, appearance=None):
     """iml's PDP/ICE grid for one feature: ``(values, level_index)``.
 
     Numeric: ``seq(min, max, length.out = grid_size)``, rounded for integer
     columns (repeats kept, as iml), with ``center_at`` added in sorted order
     when it is not a grid value; or the user's points.  Categorical: the
     values in order of first appearance.  ``level_index`` maps categorical
-    grid values to ``feature.levels`` (None for numeric).
+    grid values to ``feature.levels`` (None for numeric).  ``value_range``
+    (the minimum and maximum) and ``appearance`` (level indices in order of
+    first appearance) stand in for the feature's values on an engine.
     """
     if feature.categorical:
         if grid_points is not None:
@@ -180,6 +191,8 @@ def pd_grid(feature: Feature, series: pd.Series, grid_size: int, grid_points, an
                     f"{feature.name!r} ({list(feature.levels)!r}). Got {unknown!r}."
                 )
             index = np.array([position[g] for g in wanted], dtype=np.int64)
+        elif appearance is not None:
+            index = np.asarray(appearance, dtype=np.int64)
         else:
             _, first = np.unique(feature.codes, return_index=True)
             index = feature.codes[np.sort(first)]
@@ -187,7 +200,7 @@ def pd_grid(feature: Feature, series: pd.Series, grid_size: int, grid_points, an
     if grid_points is not None:
         grid = np.asarray(list(dict.fromkeys(np.asarray(grid_points, dtype=float).tolist())), dtype=float)
     else:
-        low, high = feature.values.min(), feature.values.max()
+        low, high = (feature.values.min(), feature.values.max()) if value_range is None else value_range
         grid = np.array([low]) if grid_size == 1 else r_seq(low, high, grid_size)
         if feature.integer:
             grid = np.round(grid)
@@ -226,6 +239,8 @@ def pd_results(
     method: str,
     anchor,
     batch_size: int,
+    means: np.ndarray | None = None,
+    n_rows: int | None = None,
 ) -> pd.DataFrame:
     """iml's PDP / ICE / PDP+ICE table for one feature or a pair.
 
@@ -236,9 +251,10 @@ def pd_results(
     batches hold ``batch_size`` rows of its point-by-point stack; when one
     splits a grid point's rows, iml's order within an id depends on R's
     random permutation, and pyale puts the point in the batch where its rows
-    start.
+    start.  Given ``means`` (per grid point and output, already centred at
+    ``anchor``; an engine's) and ``n_rows``, only the PDP table is laid out.
     """
-    n_rows = frame.shape[0]
+    n_rows = frame.shape[0] if n_rows is None else n_rows
     sizes = [len(g) for g in grids]
     n_points = int(np.prod(sizes))
     if len(features) == 1:
@@ -250,13 +266,17 @@ def pd_results(
         set_values = _setter(frame, feature, grid, level_index)
         setters[feature.name] = (lambda s, idx: (lambda points: s(idx[points])))(set_values, index)
     names = " and ".join(repr(f.name) for f in features)
-    y = grid_predictions(
-        frame, setters, n_points, predict, rows_per_call=batch_size,
-        purpose=f"partial dependence of {names}", average=False,
-    )  # (n_points, n_rows, n_outputs)
+    if means is not None:
+        y = None
+        n_outputs = means.shape[1]
+    else:
+        y = grid_predictions(
+            frame, setters, n_points, predict, rows_per_call=batch_size,
+            purpose=f"partial dependence of {names}", average=False,
+        )  # (n_points, n_rows, n_outputs)
+        n_outputs = y.shape[2]
     outputs = outputs_of()
-    n_outputs = y.shape[2]
-    if anchor is not None:
+    if anchor is not None and y is not None:
         grid = grids[0]
         if features[0].categorical:
             hits = [i for i, g in enumerate(grid) if g == anchor]
@@ -271,7 +291,7 @@ def pd_results(
     series = [frame[f.name] for f in features]
     blocks = []
     if method in ("pdp", "pdp+ice"):
-        means = y.mean(axis=1)  # (n_points, n_outputs)
+        means = y.mean(axis=1) if y is not None else means  # (n_points, n_outputs)
         points = np.repeat(np.arange(n_points), n_outputs)
         classes = np.tile(np.arange(n_outputs), n_points)
         if n_outputs > 1:

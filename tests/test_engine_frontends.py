@@ -1,0 +1,503 @@
+"""The front-ends on Dask and Spark data frames against pandas on the same data.
+
+``pyale.ale``, ``ALEPlot``, ``PDPlot`` and iml's ``Predictor`` /
+``FeatureEffect`` are given a Dask or Spark DataFrame and the pandas frame
+the engine itself collects (``ddf.compute()``, ``sdf.toPandas()``): grids,
+level orders, counts, outputs and every table's discrete columns must be
+identical, and every number equal to 1e-12 of the largest value of its
+array (block sums are added in another order than one pandas block, so a
+value near zero after centring can differ in its last bits relative to
+itself, never relative to the effect's scale).  Bootstrap replicates are
+identical draws (the same rows), so they agree to the same tolerance.
+Partitionings include empty partitions and partitions of one row.
+
+Dask runs on the threaded scheduler (one test on a ``distributed``
+LocalCluster), Spark in local mode with one session for the whole run; the
+fixtures in ``conftest.py`` skip with the reason when either is missing.
+Models shipped to worker processes are closures built inside the tests
+(pickled by value).
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+
+import pyale
+from pyale import FeatureEffect, Predictor
+
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:PySpark does not yet fully support pandas:FutureWarning",
+    "ignore::DeprecationWarning:pyspark",
+)
+
+RTOL = 1e-12
+
+
+# ----------------------------------------------------------------------------- data and models
+def frame(n: int, seed: int) -> pd.DataFrame:
+    """Floats, integers with ties, heavy tails, a Categorical with unused categories, strings."""
+    rng = np.random.default_rng(seed)
+    group = rng.choice(["lo", "mid", "hi"], size=n, p=[0.5, 0.3, 0.2])
+    shift = np.select([group == "lo", group == "mid"], [0.0, 1.0], 2.0)
+    return pd.DataFrame({
+        "x": rng.normal(size=n) + 0.7 * shift,
+        "ties": rng.integers(0, 6, size=n) + (shift > 1),
+        "heavy": rng.standard_t(1.3, size=n) * 100.0,
+        "cat": pd.Categorical(group, categories=["hi", "unused", "lo", "mid"]),
+        "s": np.where(rng.random(n) < 0.3 + 0.2 * shift, "b", rng.choice(["a", "é", "Z"], size=n)).astype(object),
+    })
+
+
+def make_model(outputs: int = 1):
+    """A model with interactions between every pair asked about (a closure: pickled by value)."""
+
+    def model(d):
+        x = d["x"].to_numpy(dtype=float)
+        t = d["ties"].to_numpy(dtype=float)
+        h = d["heavy"].to_numpy(dtype=float)
+        lo = np.asarray(d["cat"].astype(object) == "lo", dtype=float)
+        a = np.asarray(d["s"].astype(object) == "a", dtype=float)
+        y = x * t + np.sin(x) * lo + 0.001 * h * a + t * lo + 0.01 * x * h + 0.002 * h * lo
+        if outputs == 1:
+            return y
+        return pd.DataFrame({"first": y, "second": np.cos(y) + a})
+
+    return model
+
+
+FEATURES = ["x", "ties", "heavy", "cat", "s", ("cat", "x"), ("x", "heavy")]
+
+
+def dask_frame(dd, data: pd.DataFrame, sizes):
+    from dask import delayed
+
+    starts = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(int)
+    parts = [delayed(data.iloc[s : s + n].reset_index(drop=True)) for s, n in zip(starts, sizes)]
+    return dd.from_delayed(parts, meta=data.iloc[:0], verify_meta=False)
+
+
+def spark_frame(spark, data: pd.DataFrame, n_slices: int):
+    """Rows in ``n_slices`` contiguous slices, checkpointed (later passes do not re-read Python rows)."""
+    schema = spark.createDataFrame(data.iloc[:1]).schema
+    rows = list(data.astype(object).where(data.notna(), None).itertuples(index=False, name=None))
+    return spark.createDataFrame(spark.sparkContext.parallelize(rows, n_slices), schema).localCheckpoint()
+
+
+# ----------------------------------------------------------------------------- comparisons
+def close(got, expected, scale=None, what=""):
+    got, expected = np.asarray(got, dtype=float), np.asarray(expected, dtype=float)
+    assert got.shape == expected.shape, what
+    assert_array_equal(np.isnan(got), np.isnan(expected), err_msg=what)
+    scale = np.nanmax(np.abs(expected), initial=0.0) if scale is None else scale
+    assert_allclose(got, expected, rtol=RTOL, atol=RTOL * max(scale, 1e-300), err_msg=what)
+
+
+def same_ale(got, expected, *, exact_counts=True) -> None:
+    """Two ALEResults: discrete fields identical, numbers to 1e-12 of their scale."""
+    for field in ("features", "kind", "outputs", "conventions", "level_order", "ci_level", "bootstrap"):
+        assert getattr(got, field) == getattr(expected, field), field
+    for axis, (a, b) in enumerate(zip(got.grid, expected.grid)):
+        if isinstance(b, tuple):
+            assert a == b, f"levels of axis {axis}"
+        else:
+            assert_array_equal(a, b, err_msg=f"edges of axis {axis}")
+    if exact_counts:
+        assert_array_equal(got.counts, expected.counts)
+        assert got.counts.dtype == expected.counts.dtype
+    else:
+        close(got.counts, expected.counts, what="counts")
+    if expected.empty_cells is not None:
+        assert_array_equal(got.empty_cells, expected.empty_cells)
+    scale = np.nanmax(np.abs(expected.effects))
+    close(got.effects, expected.effects, what=f"effects of {expected.features}")
+    for field in ("heterogeneity", "ci_low", "ci_high", "replicates"):
+        a, b = getattr(got, field), getattr(expected, field)
+        assert (a is None) == (b is None), field
+        if b is not None:
+            close(a, b, scale=max(scale, np.nanmax(np.abs(b), initial=0.0)), what=field)
+
+
+def same_list(got, expected, **kwargs) -> None:
+    assert len(got) == len(expected)
+    for a, b in zip(got, expected):
+        same_ale(a, b, **kwargs)
+
+
+def same_table(got: pd.DataFrame, expected: pd.DataFrame, value_columns=(".value", ".ale")) -> None:
+    """iml's tables: same columns and types; discrete columns identical, values close."""
+    assert list(got.columns) == list(expected.columns)
+    for column in expected.columns:
+        if column in value_columns:
+            close(got[column], expected[column], what=str(column))
+        else:
+            pd.testing.assert_series_equal(got[column], expected[column], check_exact=column not in (".left", ".right", ".bottom", ".top"))
+
+
+def same_statistics(got: pd.DataFrame, expected: pd.DataFrame) -> None:
+    assert got.index.equals(expected.index) and list(got.columns) == list(expected.columns)
+    close(got.to_numpy(), expected.to_numpy(), what="statistics")
+
+
+# ----------------------------------------------------------------------------- Dask
+SIZES = {
+    "one": [240],
+    "even": [80, 80, 80],
+    "empty-and-one-row": [0, 95, 0, 1, 144, 0],
+    "uneven": [239, 1],
+}
+
+
+@pytest.fixture(scope="module")
+def dd(dask_dataframe):
+    import dask
+
+    with dask.config.set(scheduler="threads"):
+        yield dask_dataframe
+
+
+@pytest.mark.parametrize("sizes", list(SIZES.values()), ids=list(SIZES))
+@pytest.mark.parametrize("conventions", ["aleplot", "iml"])
+def test_ale_on_dask_equals_pandas(dd, sizes, conventions):
+    ddf = dask_frame(dd, frame(sum(sizes), seed=len(sizes)), sizes)
+    data = ddf.compute()
+    model = make_model()
+    same_list(pyale.ale(model, ddf, FEATURES, conventions=conventions),
+              pyale.ale(model, data, FEATURES, conventions=conventions))
+
+
+def test_ale_on_dask_every_value_an_edge_and_user_grids(dd, monkeypatch):
+    data = frame(300, seed=3)
+    ddf = dask_frame(dd, data, [100, 0, 200])
+    model = make_model(outputs=2)
+    for kwargs in [{"n_intervals": 10**9}, {"n_intervals": 7, "conventions": "iml"},
+                   {"grid": [-1e9, 0, 0.5, 1e9]}, {"level_order": ["mid", "hi", "lo"]}]:
+        features = (["x", ("cat", "x")] if "level_order" in kwargs else ["x", "heavy"] if "grid" in kwargs
+                    else ["x", "ties", ("x", "ties")])
+        same_list(pyale.ale(model, ddf, features, **kwargs), pyale.ale(model, data, features, **kwargs))
+    from pyale._core import engine_grid
+
+    monkeypatch.setattr(engine_grid, "MAX_EDGES", 50)
+    message = ("The 'n_intervals' parameter of ale is 1,000: so many intervals make every distinct value of "
+               "column 'x' an edge, and it has more than 50 distinct values")
+    with pytest.raises(ValueError, match=re.escape(message)):
+        pyale.ale(model, ddf, "x", n_intervals=1000)
+    with pytest.raises(ValueError, match=re.escape("on a Dask or Spark data frame pyale computes at most 50")):
+        pyale.ale(model, ddf, "x", n_intervals=100)
+    same_ale(pyale.ale(model, ddf, "ties", n_intervals=1000), pyale.ale(model, data, "ties", n_intervals=1000))
+
+
+@pytest.mark.parametrize("weights", ["integer", "dyadic", "random"])
+def test_weighted_bootstrap_and_statistics_on_dask(dd, weights):
+    data = frame(9000, seed=5)  # several bootstrap chunks, cut by partition boundaries
+    rng = np.random.default_rng(1)
+    w = {"integer": rng.integers(1, 4, size=9000).astype(float),
+         "dyadic": rng.integers(1, 8, size=9000) / 4.0,
+         "random": rng.uniform(0.5, 2.0, size=9000)}[weights]
+    ddf = dask_frame(dd, data.assign(w=w), [4000, 0, 1, 4999])
+    model = make_model()
+    features = ["x", "cat", ("cat", "x"), ("x", "ties")]
+    kwargs = {"n_bootstrap": 12, "random_state": 7, "ci_level": 0.8}
+    got = pyale.ale(model, ddf, features, sample_weight="w", y="heavy", **kwargs)
+    expected = pyale.ale(model, data, features, sample_weight=w, y="heavy", **kwargs)
+    same_list(got, expected, exact_counts=weights != "random")
+    same_statistics(got.statistics, expected.statistics)
+    # statistics from the model's predictions (the passes call the model on every row)
+    got = pyale.ale(model, ddf, ["x", "s"], sample_weight="w")
+    expected = pyale.ale(model, data, ["x", "s"], sample_weight=w)
+    same_statistics(got.statistics, expected.statistics)
+
+
+def test_unweighted_bootstrap_statistics_and_zero_weights_on_dask(dd):
+    data = frame(5000, seed=6)
+    ddf = dask_frame(dd, data, [1234, 3766])
+    model = make_model(outputs=2)
+    kwargs = {"n_bootstrap": 8, "random_state": np.random.SeedSequence(3)}
+    got = pyale.ale(model, ddf, ["ties", ("x", "heavy")], **kwargs)
+    expected = pyale.ale(model, data, ["ties", ("x", "heavy")], **kwargs)
+    same_list(got, expected)
+    same_statistics(got.statistics, expected.statistics)
+    # rows of weight 0 take no part (their missing values neither), as pandas drops them
+    w = np.where(np.arange(5000) % 7 == 0, 0.0, 1.0 + np.arange(5000) % 3)
+    holes = data.assign(x=np.where(w == 0, np.nan, data["x"]), w=w)
+    ddf = dask_frame(dd, holes, [1234, 3766])
+    got = pyale.ale(model, ddf, ["x", "cat"], sample_weight="w")
+    kept = w > 0
+    expected = pyale.ale(model, holes.drop(columns="w")[kept].reset_index(drop=True), ["x", "cat"],
+                         sample_weight=w[kept])
+    same_list(got, expected)
+    same_statistics(got.statistics, expected.statistics)
+
+
+def test_unknown_categories_and_ordered_categories_on_dask(dd):
+    data = frame(400, seed=8)
+    data["o"] = pd.Categorical(data["s"], categories=["Z", "a", "b", "é"], ordered=True)
+    ddf = dask_frame(dd, data, [150, 0, 250])
+    ddf = ddf.assign(cat=ddf["cat"].cat.as_unknown())
+    assert not ddf["cat"].cat.known
+    model = make_model()
+    computed = ddf.compute()
+    same_list(pyale.ale(model, ddf, ["cat", "o", ("o", "x")]), pyale.ale(model, computed, ["cat", "o", ("o", "x")]))
+
+
+def test_aleplot_and_pdplot_on_dask(dd):
+    data = frame(300, seed=9)
+    ddf = dask_frame(dd, data, [0, 120, 1, 179])
+    model = make_model()
+
+    def pred_fun(X_model, newdata):
+        return X_model(newdata)
+
+    for J in ["x", "ties", "cat", ("cat", "heavy"), ("x", "ties")]:
+        for fn, kwargs in [(pyale.ALEPlot, {"K": 9}), (pyale.PDPlot, {"K": 6}), (pyale.PDPlot, {"K": 1})]:
+            got = fn(ddf, model, pred_fun, J, plot=False, **kwargs)
+            expected = fn(data, model, pred_fun, J, plot=False, **kwargs)
+            assert got.kind == expected.kind and got.feature == expected.feature
+            assert got.column_number == expected.column_number
+            if isinstance(expected.x_values, tuple):
+                for a, b in zip(got.x_values, expected.x_values):
+                    assert_array_equal(np.asarray(a, dtype=object), np.asarray(b, dtype=object))
+            else:
+                assert_array_equal(np.asarray(got.x_values, dtype=object), np.asarray(expected.x_values, dtype=object))
+            assert_array_equal(got.counts, expected.counts)
+            close(got.f_values, expected.f_values, what=f"{fn.__name__} {J}")
+            assert getattr(got, "K", None) == getattr(expected, "K", None)
+
+
+def test_iml_on_dask(dd):
+    data = frame(300, seed=10)
+    data["target"] = np.arange(300.0)
+    ddf = dask_frame(dd, data, [100, 100, 0, 100])
+    model = make_model(outputs=2)
+    got_p = Predictor(predict_function=model, data=ddf, y="target")
+    expected_p = Predictor(predict_function=model, data=data, y="target")
+    assert got_p.feature_types == expected_p.feature_types and got_p.feature_names == expected_p.feature_names
+    cases = [
+        ("x", {}), ("ties", {"grid_size": 4}), ("cat", {}), ("s", {}), (["cat", "x"], {}), (["x", "cat"], {}),
+        (["x", "heavy"], {}), ("x", {"grid_points": [-1.0, 0.0, 1.0, 2.0]}),
+        (["x", "ties"], {"grid_points": [[-1.0, 0.0, 1.5], [1, 3, 4]]}), (["cat", "x"], {"grid_points": [None, [0.0, 1.0]]}),
+        ("x", {"method": "pdp"}), ("cat", {"method": "pdp"}), ("x", {"method": "pdp", "center_at": 0.25}),
+        ("s", {"method": "pdp", "center_at": "a"}), (["x", "cat"], {"method": "pdp", "grid_size": [4, 3]}),
+        ("ties", {"method": "pdp", "grid_points": [0, 3, 5]}),
+    ]
+    for feature, kwargs in cases:
+        with warnings.catch_warnings(record=True) as got_warnings:
+            warnings.simplefilter("always")
+            got = FeatureEffect(got_p, feature, **kwargs)
+        with warnings.catch_warnings(record=True) as expected_warnings:
+            warnings.simplefilter("always")
+            expected = FeatureEffect(expected_p, feature, **kwargs)
+        assert [str(w.message) for w in got_warnings] == [str(w.message) for w in expected_warnings]
+        same_table(got.results, expected.results)
+    got = pyale.FeatureEffects(got_p, ["x", "cat"], method="pdp")
+    expected = pyale.FeatureEffects(expected_p, ["x", "cat"], method="pdp")
+    for name in ["x", "cat"]:
+        same_table(got.results[name], expected.results[name])
+    message = ("The 'method' parameter of FeatureEffect is 'ice': ICE gives one curve per row, as large as the "
+               "data, so pyale does not compute it on a Dask or Spark DataFrame.")
+    with pytest.raises(ValueError, match=re.escape(message)):
+        FeatureEffect(got_p, "x", method="ice")
+
+
+def _errors():
+    """(label, pandas frame change, call, expected exception type) for the message table."""
+    def column(name, values):
+        return lambda d: d.assign(**{name: values(d)})
+
+    nan_at_7 = column("x", lambda d: np.where(np.arange(len(d)) == 7, np.nan, d["x"]))
+    inf_at_9 = column("heavy", lambda d: np.where(np.arange(len(d)) == 9, -np.inf, d["heavy"]))
+    return [
+        ("missing", nan_at_7, lambda X, m: pyale.ale(m, X, "x"), ValueError),
+        ("missing-categorical", column("cat", lambda d: d["cat"].where(np.arange(len(d)) != 11)),
+         lambda X, m: pyale.ale(m, X, "cat"), ValueError),
+        ("infinite", inf_at_9, lambda X, m: pyale.ale(m, X, ["x", "heavy"]), ValueError),
+        ("boolean", column("flag", lambda d: d["x"] > 0), lambda X, m: pyale.ale(m, X, "flag"), TypeError),
+        ("datetime", column("when", lambda d: pd.Timestamp("2020-01-01") + pd.to_timedelta(d["ties"], unit="D")),
+         lambda X, m: pyale.ale(m, X, "when"), TypeError),
+        ("mixed-objects", column("mixed", lambda d: pd.Series([1, "a"] * (len(d) // 2), dtype=object)),
+         lambda X, m: pyale.ale(m, X, "mixed"), TypeError),
+        ("constant", column("c", lambda d: np.full(len(d), 2.5)), lambda X, m: pyale.ale(m, X, "c"), ValueError),
+        ("single-level", column("one", lambda d: pd.Categorical(["q"] * len(d), categories=["q", "r"])),
+         lambda X, m: pyale.ale(m, X, "one"), ValueError),
+        ("overflow", column("big", lambda d: np.where(d["x"] > 0, 1.7e308, -1.7e308)),
+         lambda X, m: pyale.ale(m, X, "big"), ValueError),
+        ("level-order-numeric", None, lambda X, m: pyale.ale(m, X, "x", level_order=["a"]), ValueError),
+        ("grid-categorical", None, lambda X, m: pyale.ale(m, X, "cat", grid=[0, 1]), ValueError),
+        ("grid-not-covering", None, lambda X, m: pyale.ale(m, X, "x", grid=[0, 1]), ValueError),
+        ("grid-empty-interval", None, lambda X, m: pyale.ale(m, X, "ties", grid=[0, 2.5, 2.6, 7]), ValueError),
+        ("two-categorical", None, lambda X, m: pyale.ale(m, X, [("cat", "s")]), ValueError),
+        ("categorical-second", None, lambda X, m: pyale.ale(m, X, [("x", "cat")]), ValueError),
+        ("unknown-column", None, lambda X, m: pyale.ale(m, X, "nope"), ValueError),
+        ("bad-level-order", None, lambda X, m: pyale.ale(m, X, "cat", level_order=["lo", "mid"]), ValueError),
+        ("aleplot-missing", nan_at_7, lambda X, m: pyale.ALEPlot(X, m, lambda a, d: a(d), "x", plot=False),
+         ValueError),
+        ("aleplot-categorical-second", None,
+         lambda X, m: pyale.ALEPlot(X, m, lambda a, d: a(d), ("x", "s"), plot=False), ValueError),
+        ("pdplot-constant", column("c", lambda d: np.full(len(d), 2.5)),
+         lambda X, m: pyale.PDPlot(X, m, lambda a, d: a(d), "c", K=5, plot=False), ValueError),
+        ("iml-missing", inf_at_9, lambda X, m: FeatureEffect(Predictor(predict_function=m, data=X), "heavy"),
+         ValueError),
+        ("model-raises-at-once", None, lambda X, m: pyale.ale(lambda d: d["nope"], X, "x"), pyale.PredictionError),
+        ("y-missing", column("target", lambda d: np.where(np.arange(len(d)) == 3, np.nan, 1.0)),
+         lambda X, m: pyale.ale(m, X, "x", y="target"), ValueError),
+    ]
+
+
+@pytest.mark.parametrize("label, change, call, kind", _errors(), ids=[e[0] for e in _errors()])
+def test_dask_errors_are_pandas_errors(dd, label, change, call, kind):
+    import dask
+
+    data = frame(60, seed=11)
+    if change is not None:
+        data = change(data)
+    model = make_model()
+    with pytest.raises(kind) as expected:
+        call(data, model)
+    with dask.config.set({"dataframe.convert-string": False}):  # an object column stays one
+        ddf = dask_frame(dd, data, [20, 0, 40])
+        with pytest.raises(kind) as got:
+            call(ddf, model)
+    assert _normalised(str(got.value)) == _normalised(str(expected.value), pandas=True)
+
+
+def _normalised(message: str, pandas: bool = False) -> str:
+    """The message with what an engine cannot say as pandas does made alike.
+
+    An engine locates a value by row position (the test frames' index is
+    their positions), does not list an object column's value types, and
+    its first model call is the probe of a few rows.
+    """
+    if pandas:
+        message = re.sub(r"at index (\d+)", r"at row position \1", message)
+        message = re.sub(r"; it holds [^.]* values", "", message)
+    return re.sub(r"while predicting \d+ row\(s\) for .*?: ", "while predicting N row(s) for ...: ", message)
+
+
+def test_weight_and_engine_refusals_on_dask(dd):
+    data = frame(60, seed=12)
+    model = make_model()
+    w = np.ones(60)
+    for bad, message in [
+        (np.where(np.arange(60) == 5, -1.0, 1.0), "must hold non-negative finite numbers. Got -1.0 at position 5 (1 bad value(s))."),
+        (np.where(np.arange(60) == 8, np.nan, 1.0), "must hold non-negative finite numbers. Got nan at position 8 (1 bad value(s))."),
+        (np.zeros(60), "must give at least one row a positive weight."),
+    ]:
+        with pytest.raises(ValueError, match=re.escape(message)):
+            pyale.ale(model, data, "x", sample_weight=bad)
+        with pytest.raises(ValueError, match=re.escape(message)):
+            pyale.ale(model, dask_frame(dd, data.assign(w=bad), [30, 30]), "x", sample_weight="w")
+    ddf = dask_frame(dd, data.assign(w=w), [30, 30])
+    cases = [
+        (TypeError, "The 'sample_weight' parameter of ale must be the name of a column of X when X is a Dask or "
+                    "Spark DataFrame", lambda: pyale.ale(model, ddf, "x", sample_weight=w)),
+        (ValueError, "The 'sample_weight' parameter of ale must name a column of X. Got 'v'",
+         lambda: pyale.ale(model, ddf, "x", sample_weight="v")),
+        (ValueError, "The 'features' parameter of ale must name a column of X. Got 'w'",
+         lambda: pyale.ale(model, ddf, "w", sample_weight="w")),
+        (TypeError, "The 'y' parameter of ale must be the name of a column of X when X is a Dask or Spark",
+         lambda: pyale.ale(model, ddf, "x", y=np.ones(60))),
+        (TypeError, "The 'X' parameter of model_bootstrap is a Dask DataFrame",
+         lambda: pyale.model_bootstrap(lambda a, b: model, ddf, np.ones(60), "x", n_bootstrap=2)),
+        (TypeError, "The 'y' parameter of Predictor must be a column name when data is a Dask or Spark DataFrame",
+         lambda: Predictor(predict_function=model, data=ddf, y=np.ones(60))),
+        (NotImplementedError, "The 'conventions' parameter of ale cannot be 'ale' (R's ale package) for a Dask or "
+                              "Spark DataFrame", lambda: pyale.ale(model, ddf, "x", conventions="ale")),
+        (ValueError, "The 'X' parameter of ale must have at least one row and one column. Got shape (0, 6)",
+         lambda: pyale.ale(model, dask_frame(dd, data.assign(w=w).iloc[:0], [0, 0]), "x")),
+    ]
+    for kind, message, call in cases:
+        with pytest.raises(kind, match=re.escape(message)):
+            call()
+    zeros = dask_frame(dd, data.assign(w=np.where(np.arange(60) < 3, 0.0, 1.0)), [30, 30])
+    with pytest.raises(ValueError, match=re.escape("The 'n_bootstrap' parameter of ale needs every row")):
+        pyale.ale(model, zeros, "x", sample_weight="w", n_bootstrap=3)
+
+
+def test_model_failures_inside_the_partitions_reach_the_user(dd):
+    data = frame(200, seed=13)
+    ddf = dask_frame(dd, data, [50, 150])
+    base = make_model()
+
+    def raises_late(d):
+        if (d["x"].to_numpy() > 2.5).any():
+            raise ValueError("boom on a large x")
+        return base(d)
+
+    def nan_late(d):
+        y = base(d)
+        return np.where(d["ties"].to_numpy() == 6, np.nan, y)
+
+    for model, message in [(raises_late, "model raised ValueError while predicting"),
+                           (nan_late, "non-finite prediction(s)")]:
+        with pytest.raises(pyale.PredictionError, match=re.escape(message)) as info:
+            pyale.ale(model, ddf, ["x", "ties"])
+        with pytest.raises(pyale.PredictionError) as expected:
+            pyale.ale(model, data, ["x", "ties"])
+        assert str(info.value).split(" while ")[0] == str(expected.value).split(" while ")[0] or \
+            "non-finite" in str(info.value)
+
+
+def test_ale_on_a_local_cluster(dask_cluster, dask_dataframe):
+    import dask
+    import threading
+
+    data = frame(500, seed=14)
+    ddf = dask_frame(dask_dataframe, data, [200, 0, 1, 299])
+    model = make_model(outputs=2)
+    with dask.config.set(scheduler=dask_cluster.get):
+        got = pyale.ale(model, ddf, ["x", "cat", ("cat", "x")], n_bootstrap=5, random_state=2)
+        lock = threading.Lock()
+
+        def locked(d):
+            with lock:
+                return model(d)
+
+        with pytest.raises(pyale._engines.shipping.UnpicklableError, match=re.escape("(a _thread.lock object)")):
+            pyale.ale(locked, ddf, "x")
+    same_list(got, pyale.ale(model, data, ["x", "cat", ("cat", "x")], n_bootstrap=5, random_state=2))
+
+
+# ----------------------------------------------------------------------------- Spark
+def test_spark_front_ends_equal_pandas(spark):
+    """One Spark session, several partitionings, every front-end once (each Spark job costs ~0.3 s here)."""
+    data = frame(400, seed=20)
+    model = make_model()
+    sdf = spark.createDataFrame(data)  # Spark's own split
+    same_list(pyale.ale(model, sdf, FEATURES), pyale.ale(model, sdf.toPandas(), FEATURES))
+    tiny = spark_frame(spark, data.iloc[:6], 7)  # one-row and empty partitions
+    same_list(pyale.ale(model, tiny, ["x", "cat", ("cat", "x")], conventions="iml"),
+              pyale.ale(model, tiny.toPandas(), ["x", "cat", ("cat", "x")], conventions="iml"))
+
+    w = np.random.default_rng(3).integers(1, 4, size=400) / 2.0
+    sdf = spark_frame(spark, data.assign(w=w), 3)
+    collected = sdf.toPandas()
+    kwargs = {"n_bootstrap": 6, "random_state": 4}
+    features = ["x", "s", ("cat", "heavy")]
+    got = pyale.ale(model, sdf, features, sample_weight="w", y="heavy", **kwargs)
+    expected = pyale.ale(model, collected.drop(columns="w"), features, sample_weight=collected["w"].to_numpy(),
+                         y="heavy", **kwargs)
+    same_list(got, expected)
+    same_statistics(got.statistics, expected.statistics)
+
+    def pred_fun(X_model, newdata):
+        return X_model(newdata)
+
+    got = pyale.PDPlot(sdf, model, pred_fun, "x", K=5, plot=False)
+    expected = pyale.PDPlot(collected, model, pred_fun, "x", K=5, plot=False)
+    assert_array_equal(got.counts, expected.counts)
+    close(got.f_values, expected.f_values)
+    predictors = [Predictor(predict_function=model, data=d, y="w") for d in (sdf, collected)]
+    same_table(*(FeatureEffect(p, ["x", "cat"]).results for p in predictors))
+
+    def raises_late(d):
+        if (d["x"].to_numpy() > 2.5).any():
+            raise ValueError("boom on a large x")
+        return model(d)
+
+    with pytest.raises(pyale.PredictionError, match=re.escape("model raised ValueError while predicting")):
+        pyale.ale(raises_late, sdf, "x")
