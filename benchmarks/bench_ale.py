@@ -61,15 +61,25 @@ def cheap_model(frame) -> np.ndarray:
     return values @ WEIGHTS + np.sin(values[:, 0]) * values[:, 1]
 
 
+#: CPU seconds of the last ``interleaved`` call's functions (process time: all threads of
+#: this process), beside the wall-clock medians it returns.  On a shared machine the CPU
+#: ratio moves less with other tenants' load than the wall-clock one.
+CPU: dict = {}
+
+
 def interleaved(fns: dict, repeats: int) -> dict:
     """Median seconds of each function, the functions run in turn ``repeats`` times."""
     times = {name: [] for name in fns}
+    cpu = {name: [] for name in fns}
     for _ in range(repeats):
         for name, fn in fns.items():
             gc.collect()
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             fn()
             times[name].append(time.perf_counter() - start)
+            cpu[name].append(time.process_time() - start_cpu)
+    CPU.clear()
+    CPU.update({name: statistics.median(t) for name, t in cpu.items()})
     return {name: statistics.median(t) for name, t in times.items()}
 
 
@@ -84,9 +94,10 @@ def peak_memory(fn) -> int:
     return peak - base
 
 
-def row(task, what, bare, seconds, peak_over_x=None, note="", key=None):
+def row(task, what, bare, seconds, peak_over_x=None, note="", key=None, cpu_ratio=None):
     return dict(task=task, what=what, bare=bare, seconds=seconds, key=key,
-                ratio=None if bare is None else seconds / bare, peak_over_x=peak_over_x, note=note)
+                ratio=None if bare is None else seconds / bare, peak_over_x=peak_over_x, note=note,
+                cpu_ratio=cpu_ratio)
 
 
 # ---------------------------------------------------------------- the rows ALE needs
@@ -135,6 +146,7 @@ def pyale_rows(task, X, predict, model, repeats, *, pair=("x0", "x1"), features=
         "ALEPlot": lambda: [aleplot(f) for f in features],
         "ale": lambda: [pyale.ale(ale_model, X, f, n_intervals=K) for f in features],
         "FeatureEffect": lambda: [pyale.FeatureEffect(predictor, f, grid_size=K) for f in features],
+        "ale list": lambda: pyale.ale(ale_model, X, list(features), n_intervals=K),
     }
     pairs = {
         "bare": lambda: [predict(frame) for frame in pair_frames],
@@ -143,7 +155,9 @@ def pyale_rows(task, X, predict, model, repeats, *, pair=("x0", "x1"), features=
         "FeatureEffect": lambda: pyale.FeatureEffect(predictor, list(pair), grid_size=K),
     }
     t1 = interleaved(singles, repeats)
+    c1 = {k: CPU[k] / CPU["bare"] for k in CPU}
     t2 = interleaved(pairs, repeats)
+    c2 = {k: CPU[k] / CPU["bare"] for k in CPU}
     del single_frames, pair_frames
     size_x = int(X.memory_usage(index=False, deep=True).sum())
     memory = {
@@ -153,14 +167,17 @@ def pyale_rows(task, X, predict, model, repeats, *, pair=("x0", "x1"), features=
     }
     labels = {"ALEPlot": "pyale.ALEPlot", "ale": "pyale.ale", "FeatureEffect": "pyale.FeatureEffect (iml)"}
     rows = [row(task, f"{labels[k]}, {len(features)} features one at a time", t1["bare"], t1[k],
-                memory[k] / size_x, key=(k, "one")) for k in labels]
+                memory[k] / size_x, key=(k, "one"), cpu_ratio=c1[k]) for k in labels]
+    rows.append(row(task, f"pyale.ale, the {len(features)} features in one call", t1["bare"], t1["ale list"],
+                    key=("ale", "list"), cpu_ratio=c1["ale list"]))
     if memory_rows_per_call:
         capped = peak_memory(lambda: aleplot(features[0], max_rows_per_call=memory_rows_per_call))
         seconds = interleaved({"capped": lambda: [aleplot(f, max_rows_per_call=memory_rows_per_call)
                                                   for f in features]}, max(1, repeats // 2))["capped"]
         rows.append(row(task, f"pyale.ALEPlot, max_rows_per_call={memory_rows_per_call:,}", t1["bare"],
                         seconds, capped / size_x, "memory capped"))
-    rows += [row(task, f"{labels[k]}, pair {pair}", t2["bare"], t2[k], key=(k, "pair")) for k in labels]
+    rows += [row(task, f"{labels[k]}, pair {pair}", t2["bare"], t2[k], key=(k, "pair"), cpu_ratio=c2[k])
+             for k in labels]
     return rows
 
 
@@ -338,15 +355,19 @@ def speedups(rows) -> list[str]:
 
 def to_markdown(rows, notes, args) -> str:
     command = f"python benchmarks/bench_ale.py --n {args.n} --realistic-n {args.realistic_n} --repeats {args.repeats}"
+    if args.large_n:
+        command += f" --large-n {args.large_n}"
     lines = [
-        "| task | what | bare (s) | time (s) | ratio | peak memory / size of X | note |",
-        "|---|---|---:|---:|---:|---:|---|",
+        "| task | what | bare (s) | time (s) | ratio | CPU ratio | peak memory / size of X | note |",
+        "|---|---|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         peak = "" if r["peak_over_x"] is None else f"{r['peak_over_x']:.2f}"
         bare = "" if r["bare"] is None else f"{r['bare']:.3f}"
         ratio = "" if r["ratio"] is None else f"{r['ratio']:.2f}"
-        lines.append(f"| {r['task']} | {r['what']} | {bare} | {r['seconds']:.3f} | {ratio} | {peak} | {r['note']} |")
+        cpu = "" if r.get("cpu_ratio") is None else f"{r['cpu_ratio']:.2f}"
+        lines.append(f"| {r['task']} | {r['what']} | {bare} | {r['seconds']:.3f} | {ratio} | {cpu} | {peak} "
+                     f"| {r['note']} |")
     lines += [""] + speedups(rows)
     header = [
         f"Generated {datetime.date.today().isoformat()} by `{command}`.",
@@ -379,12 +400,17 @@ def main(argv=None) -> int:
     parser.add_argument("--n", type=int, default=1_000_000, help="rows of the cheap task")
     parser.add_argument("--realistic-n", type=int, default=100_000, help="rows of the gradient-boosting task")
     parser.add_argument("--repeats", type=int, default=7, help="runs per timing (R and other packages: half)")
+    parser.add_argument("--large-n", type=int, default=0,
+                        help="also the cheap task's pyale rows at this many rows (e.g. 10000000; no R)")
     parser.add_argument("--no-r", action="store_true", help="skip R's ALEPlot and iml")
     parser.add_argument("--no-packages", action="store_true", help="skip PyALE, alibi and effector")
     parser.add_argument("--out", default=str(ROOT / "docs" / "performance.md"),
                         help="markdown file whose results section is replaced ('-': print only)")
     args = parser.parse_args(argv)
     rows, notes = cheap_task(args.n, args.repeats, with_r=not args.no_r, with_packages=not args.no_packages)
+    if args.large_n:
+        more, _ = cheap_task(args.large_n, max(1, args.repeats // 2), with_r=False, with_packages=False)
+        rows += more
     try:
         rows += realistic_task(args.realistic_n, args.repeats)
     except ImportError as exc:
