@@ -226,8 +226,10 @@ class ALEResult:
         -------
         ALEDisplay
         """
-        from ._plot.display import ALEDisplay
+        from ._plot.display import ALEDisplay, check_output
 
+        if output is not None:
+            output = check_output(output, self, caller="ALEResult.plot")
         return ALEDisplay.from_results([self], ax=ax, output=output, **kwargs)
 
     def _with_bootstrap(self, replicates: np.ndarray, replicate_counts: np.ndarray, ci_level: float,

@@ -34,6 +34,7 @@ from ._checks import (
     check_weights, is_tuple_label, resolve_column, resolve_pair,
 )
 from ._frames import as_pandas
+from ._progress import check_progress, effect_progress
 from ._result_list import ALEResults
 from ._core.bounds import check_pair_cells, pair_cell_limit
 from ._engine_plans import ale_plans, is_engine_frame, open_engine, response_column
@@ -222,6 +223,7 @@ def ale(
     ci_level: float = 0.95,
     random_state: object = None,
     y: Sequence | None = None,
+    progress: bool | None = None,
 ):
     """Accumulated Local Effects of a fitted model.
 
@@ -305,6 +307,12 @@ def ale(
         The observed response, for the normalised statistics (NALED,
         NALER); by default the model's predictions on X (one model call,
         made when :attr:`ALEResult.statistics` is first read).
+    progress : bool or None, default None
+        A progress bar (tqdm, on stderr) counting the rows the model is asked
+        about, per effect, with an ETA.  None: only in an interactive
+        terminal or a notebook, and only once the job has run 2 seconds
+        (never when stderr is piped, nor under pytest); True: always; False:
+        never.
 
     Returns
     -------
@@ -346,6 +354,7 @@ def ale(
     >>> res.grid[0].tolist(), res.effects[:, 0].round(3).tolist()
     ([0.0, 3.0, 7.0], [-1.625, -0.125, 1.875])
     """
+    progress = check_progress(progress, caller=_CALLER)
     job = _Job(X, features, caller_name=_CALLER, conventions=conventions, n_intervals=n_intervals, grid=grid,
                level_order=level_order, max_rows_per_call=max_rows_per_call, feature_names=feature_names,
                sample_weight=sample_weight, ci_level=ci_level, y=y)
@@ -353,7 +362,9 @@ def ale(
     random_state = check_random_state(random_state, caller=_CALLER)
     adapter, caller = job.caller_for(model, response)
     draws = job.draws(n_bootstrap, random_state) if n_bootstrap else None
-    estimates = job.estimate(caller, model, draws)
+    plans, names = [p for _, _, p in job.planned], [n for n, _, _ in job.planned]
+    with effect_progress(progress, caller, job.X, plans, names=names):
+        estimates = job.estimate(caller, model, draws)
     outputs = _output_names(adapter, caller)
     normaliser = job.normalisers(caller, len(outputs))
     results = []

@@ -16,6 +16,7 @@ import numpy as np
 from ._api import _CONVENTIONS, _Job, _Normalisers, _output_names, _result  # noqa: F401
 from ._engine_plans import is_engine_frame
 from ._checks import check_int, check_random_state
+from ._progress import check_progress, open_bar
 from ._core.calls import PredictionError
 from ._result_list import ALEResults
 
@@ -42,6 +43,7 @@ def model_bootstrap(
     sample_weight: Sequence | None = None,
     max_rows_per_call: int | None = None,
     feature_names: Sequence | None = None,
+    progress: bool | None = None,
 ):
     """ALE with bootstrap bands from refitting the model on resampled rows.
 
@@ -71,6 +73,11 @@ def model_bootstrap(
         As for :func:`pyale.ale`.  With ``sample_weight`` the rows are
         resampled with probabilities proportional to the weights (the refits
         see unweighted resampled rows) and the effects are weighted.
+    progress : bool or None, default None
+        A progress bar (tqdm, on stderr) counting the fits (the full model,
+        then each refit with its ALE), with an ETA.  None: only in an
+        interactive terminal or a notebook, once the job has run 2 seconds;
+        True: always; False: never.
 
     Returns
     -------
@@ -118,28 +125,20 @@ def model_bootstrap(
     if n_jobs == 0:
         raise ValueError(f"The 'n_jobs' parameter of {_CALLER} must be a positive int or -1. Got 0 instead.")
     random_state = check_random_state(random_state, caller=_CALLER)
+    progress = check_progress(progress, caller=_CALLER)
     target = np.asarray(y)
     if job.kept is not None:
         target = target[job.kept]
-    full_model = _fitted(fit, job.X, target, "all rows")
-    adapter, caller = job.caller_for(full_model, response)
-    estimates = job.estimate(caller, full_model)
+    bar = open_bar(progress, total=n_bootstrap + 1, unit="fit", desc="model bootstrap")
+    try:
+        full_model = _fitted(fit, job.X, target, "all rows")
+        adapter, caller = job.caller_for(full_model, response)
+        estimates = job.estimate(caller, full_model)
+        bar.update(1)
+        replicate_effects = _refits(job, fit, target, response, n_bootstrap, random_state, n_jobs, bar)
+    finally:
+        bar.close()
     outputs = _output_names(adapter, caller)
-    draws = job.draws(n_bootstrap, random_state)
-    counts = draws.counts(0, job.X.shape[0], weights=job.weights if draws.weighted else None).astype(np.int64)
-
-    def refit(b: int):
-        rows = np.repeat(np.arange(job.X.shape[0]), counts[b])
-        model = _fitted(fit, job.X.iloc[rows], target[rows], f"resample {b}")
-        _, refit_caller = job.caller_for(model, response)
-        return [est.effects for est in job.estimate(refit_caller, model)]
-
-    if n_jobs == 1:
-        replicate_effects = [refit(b) for b in range(n_bootstrap)]
-    else:
-        from joblib import Parallel, delayed
-
-        replicate_effects = Parallel(n_jobs=n_jobs)(delayed(refit)(b) for b in range(n_bootstrap))
     numeric_target = target.dtype.kind in "biuf"
     normaliser = _Normalisers(caller, job.X, job.weights, target.astype(float) if numeric_target else None,
                               len(outputs))
@@ -150,6 +149,36 @@ def model_bootstrap(
         replicate_counts = np.broadcast_to(est.counts, (n_bootstrap,) + est.counts.shape)
         results.append(result._with_bootstrap(replicates, replicate_counts, job.ci_level, "model"))
     return ALEResults(results) if job.many else results[0]
+
+
+def _refits(job, fit, target, response, n_bootstrap, random_state, n_jobs, bar) -> list:
+    """Each refit's effects (a list per replicate), counting finished refits on ``bar``."""
+    draws = job.draws(n_bootstrap, random_state)
+    counts = draws.counts(0, job.X.shape[0], weights=job.weights if draws.weighted else None).astype(np.int64)
+
+    def refit(b: int):
+        rows = np.repeat(np.arange(job.X.shape[0]), counts[b])
+        model = _fitted(fit, job.X.iloc[rows], target[rows], f"resample {b}")
+        _, refit_caller = job.caller_for(model, response)
+        return [est.effects for est in job.estimate(refit_caller, model)]
+
+    if n_jobs == 1:
+        done = []
+        for b in range(n_bootstrap):
+            done.append(refit(b))
+            bar.update(1)
+        return done
+    from joblib import Parallel, delayed
+
+    try:  # joblib >= 1.3 hands results over as they finish (in order)
+        parallel = Parallel(n_jobs=n_jobs, return_as="generator")
+    except TypeError:
+        parallel = Parallel(n_jobs=n_jobs)
+    done = []
+    for effects in parallel(delayed(refit)(b) for b in range(n_bootstrap)):
+        done.append(effects)
+        bar.update(1)
+    return done
 
 
 def _fitted(fit, X_rows, y_rows, which: str):

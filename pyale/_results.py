@@ -156,24 +156,28 @@ class _EffectResult:
         """
         return _present.same_values(self, other, rtol=rtol, atol=atol)
 
-    def plot(self, ax=None, **kwargs):
+    def plot(self, ax=None, *, NA_plot: bool = True, **kwargs):
         """Draw the effect as ALEPlot does (R's labels).
 
         Parameters
         ----------
         ax : matplotlib Axes, optional
             Where to draw; a new figure by default.
+        NA_plot : bool, default True
+            Two features: False paints the cells without data black (ALEPlot's ``NA.plot``).
         **kwargs
-            Passed to the display's ``plot`` (e.g. ``NA_plot``).
+            Matplotlib keywords of the curve, bars or image.
 
         Returns
         -------
         RPlotDisplay
             The display, with ``figure_`` and ``ax_``.
         """
+        from ._checks import check_bool
         from ._plot.aleplot import RPlotDisplay
 
-        return RPlotDisplay(self).plot(ax=ax, **kwargs)
+        NA_plot = check_bool(NA_plot, param="NA_plot", caller=f"{type(self).__name__}.plot")
+        return RPlotDisplay(self).plot(ax=ax, NA_plot=NA_plot, **kwargs)
 
 
 @dataclass(frozen=True, kw_only=True, eq=False, repr=False)

@@ -157,9 +157,12 @@ def test_output_selects_classes():
     result = ale(three_classes, X, ("age", "income"), n_intervals=4)
     display = result.plot(output="mid")
     assert display.axes_.size == 1 and display.axes_[0, 0].get_title() == "mid"
-    with pytest.raises(ValueError, match=re.escape("The 'output' parameter of ALEDisplay.plot names outputs "
+    with pytest.raises(ValueError, match=re.escape("The 'output' parameter of ALEResult.plot names outputs "
                                                    "['nope'] that the effect of ('age', 'income') lacks")):
         result.plot(output="nope")
+    with pytest.raises(ValueError, match=re.escape("The 'output' parameter of ALEDisplay.plot names outputs "
+                                                   "['nope'] that the effect of ('age', 'income') lacks")):
+        ALEDisplay.from_results([result], output="nope")
 
 
 def test_label_color_and_keyword_dicts_work():
@@ -360,4 +363,117 @@ def test_feature_effects_repr_html_and_equals():
     effects = pyale.FeatureEffects(predictor, features=["age", "job"], grid_size=4)
     assert effects.equals(pyale.FeatureEffects(predictor, features=["age", "job"], grid_size=4))
     assert "data:image/png;base64," in effects._repr_html_()
+    assert plt.get_fignums() == []
+
+
+# ---------------------------------------------------------------- names drawn as written
+
+DOLLAR_NAME, DOLLAR_LEVELS, DOLLAR_OTHER = "$\\q$", ["$\\a$", "b$", "$c"], "z_$x$"
+
+
+def dollar_frame(n=120, seed=0):
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({DOLLAR_NAME: rng.normal(size=n), "$g$": pd.Categorical(rng.choice(DOLLAR_LEVELS, n)),
+                         DOLLAR_OTHER: rng.normal(size=n)})
+
+
+def dollar_model(d):
+    return d[DOLLAR_NAME] * 2 + (d["$g$"] == "b$") * d[DOLLAR_OTHER]
+
+
+def dollar_classes(d):
+    p = 1 / (1 + np.exp(-dollar_model(d).to_numpy()))
+    return pd.DataFrame({"$\\p$": p, "q$": 1 - p})
+
+
+def _saved_texts(figure) -> list[str]:
+    """Draw and save ``figure`` (mathtext would raise here) and return every text shown."""
+    import io
+
+    figure.savefig(io.BytesIO(), format="png")
+    texts = [t.get_text() for t in figure.findobj(Text) if t.get_visible() and t.get_text()]
+    plt.close(figure)
+    return texts
+
+
+def _drawn_figures():
+    X = dollar_frame()
+    entries = [DOLLAR_NAME, "$g$", (DOLLAR_NAME, DOLLAR_OTHER), ("$g$", DOLLAR_OTHER)]
+    for model in (dollar_model, dollar_classes):
+        results = ale(model, X, entries, n_intervals=5)
+        yield results.plot().figure_
+        for result in results:
+            yield result.plot().figure_
+    for J in entries:
+        yield pyale.ALEPlot(X, None, lambda m, d: dollar_model(d), J=J, K=5, plot=False).plot(NA_plot=False).figure_
+        yield pyale.PDPlot(X, None, lambda m, d: dollar_model(d), J=J, K=5, plot=False).plot().figure_
+    predictor = pyale.Predictor(predict_function=dollar_model, data=X)
+    for method in ("ale", "pdp", "ice", "pdp+ice"):
+        yield pyale.FeatureEffects(predictor, method=method, grid_size=4).plot().figure_
+    for pair in ([DOLLAR_NAME, DOLLAR_OTHER], ["$g$", DOLLAR_OTHER]):
+        for method in ("ale", "pdp"):
+            yield pyale.FeatureEffect(predictor, pair, method=method, grid_size=4).plot().figure_
+    classes = pyale.Predictor(predict_function=dollar_classes, data=X)
+    yield pyale.FeatureEffect(classes, DOLLAR_NAME, grid_size=4).plot().figure_
+
+
+def test_names_levels_and_outputs_with_dollars_are_drawn_as_written():
+    """'$\\q$' as a name, level or class is text, not mathtext (which raised 'Unknown symbol: \\q')."""
+    shown = set()
+    for figure in _drawn_figures():
+        shown.update(_saved_texts(figure))
+    for text in [DOLLAR_NAME, DOLLAR_OTHER, *DOLLAR_LEVELS, "$\\p$", "ALE of $\\p$", "ALE of q$"]:
+        assert any(text in t for t in shown), text
+
+
+def test_user_math_in_other_axes_is_left_alone():
+    figure, (mine, theirs) = plt.subplots(1, 2)
+    theirs.set_title("$\\alpha$")
+    ale(dollar_model, dollar_frame(), DOLLAR_NAME, n_intervals=4).plot(ax=mine)
+    assert theirs.title.get_parse_math() is True
+    assert mine.xaxis.label.get_parse_math() is False
+    plt.close(figure)
+
+
+# ---------------------------------------------------------------- refusals
+
+
+OUTPUT_REFUSALS = [
+    ("nope", ValueError, "The 'output' parameter of ALEResult.plot names outputs ['nope'] that the effect of "
+                         "('age',) lacks; its outputs are ['low', 'mid', 'high']."),
+    ([], ValueError, "The 'output' parameter of ALEResult.plot must name at least one output of the effect of "
+                     "('age',) (['low', 'mid', 'high']). Got [] instead."),
+    (["mid", 3], ValueError, "The 'output' parameter of ALEResult.plot names outputs [3] that the effect of "
+                             "('age',) lacks"),
+]
+
+
+@pytest.mark.parametrize(("output", "kind", "message"), OUTPUT_REFUSALS)
+def test_plot_refuses_unknown_outputs(output, kind, message):
+    result = ale(three_classes, frame(n=100), "age", n_intervals=4)
+    with pytest.raises(kind, match=re.escape(message)):
+        result.plot(output=output)
+    assert plt.get_fignums() == []
+
+
+def test_plot_accepts_outputs_as_label_list_or_array():
+    result = ale(three_classes, frame(n=100), "age", n_intervals=4)
+    for output in ("mid", ["mid", "low"], np.array(["mid", "low"])):
+        display = result.plot(output=output)
+        assert [line.get_label() for line in display.lines_[0, 0]] == list(np.atleast_1d(output))
+        plt.close(display.figure_)
+
+
+@pytest.mark.parametrize("front_end", ["ALEPlot", "PDPlot"])
+@pytest.mark.parametrize("value", ["x", None, 1, 0.0])
+def test_r_shaped_plot_refuses_a_non_bool_na_plot(front_end, value):
+    X = frame(n=60)
+    result = getattr(pyale, front_end)(X, None, lambda m, d: d["age"] * 2, J="age", K=4, plot=False)
+    message = f"The 'NA_plot' parameter of {type(result).__name__}.plot must be a bool. Got {value!r} instead."
+    with pytest.raises(TypeError, match=re.escape(message)):
+        result.plot(NA_plot=value)
+    from pyale._plot.aleplot import RPlotDisplay
+
+    with pytest.raises(TypeError, match=re.escape("The 'NA_plot' parameter of RPlotDisplay.plot must be a bool.")):
+        RPlotDisplay(result).plot(NA_plot=value)
     assert plt.get_fignums() == []

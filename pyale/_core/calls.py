@@ -364,6 +364,10 @@ class ModelCaller:
         ``convert(answer) -> answer`` applied after the rows are put in
         newdata's order (:func:`rows_in_order`) and before the numeric checks,
         e.g. iml's naming of outputs and one-hot class labels.
+    on_rows : callable, optional
+        ``on_rows(n_rows, purpose)`` after each model call that returned
+        (progress bars; :mod:`pyale._progress`).  Also settable as the
+        attribute ``on_rows``.
     """
 
     def __init__(
@@ -374,8 +378,10 @@ class ModelCaller:
         max_rows: int | None = None,
         single_output: bool = True,
         convert: Callable[[object], object] | None = None,
+        on_rows: Callable[[int, str], None] | None = None,
     ):
         self._predict = predict
+        self.on_rows = on_rows
         self.name = name
         self.max_rows = max_rows
         self.single_output = single_output
@@ -421,6 +427,8 @@ class ModelCaller:
         del given
         self.calls += 1
         self.rows += n
+        if self.on_rows is not None:
+            self.on_rows(n, purpose)
         answer = rows_in_order(raw, index, name=self.name, purpose=purpose)
         if self._convert is not None:
             try:

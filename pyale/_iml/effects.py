@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .. import _present
+from .._progress import check_progress, feature_progress
 from .._core.features import read_feature
 from .._core.estimate import require_finite_effects
 from .tables import (
@@ -437,6 +438,11 @@ class FeatureEffects:
     grid_size : int, default 20
     max_rows_per_call : int, optional
         As for :class:`FeatureEffect` (keyword only).
+    progress : bool or None, default None
+        Keyword only: a progress bar (tqdm, on stderr) per feature, counting
+        the rows the model is asked about.  None: only in an interactive
+        terminal or a notebook, once the job has run 2 seconds; True:
+        always; False: never.
 
     Attributes
     ----------
@@ -468,8 +474,10 @@ class FeatureEffects:
         grid_size: int = 20,
         *,
         max_rows_per_call: int | None = None,
+        progress: bool | None = None,
     ):
         caller = "FeatureEffects"
+        progress = check_progress(progress, caller=caller)
         self.predictor = check_predictor(predictor, caller)
         self.method = check_method(method, caller)
         self.features = check_feature_list(predictor, features, caller)
@@ -485,11 +493,13 @@ class FeatureEffects:
             warnings.warn(f"The 'center_at' parameter of {caller} is ignored for ALE, as iml ignores it.",
                           UserWarning, stacklevel=2)
             center_at = None
-        self.effects = {
-            name: FeatureEffect(predictor, [name], method=method, center_at=center_at, grid_size=grid_size,
-                                max_rows_per_call=max_rows_per_call)
-            for name in self.features
-        }
+        self.effects = {}
+        with feature_progress(progress, predictor, self.features, method, grid_size, center_at) as track:
+            for j, name in enumerate(self.features):
+                track.start(j)
+                self.effects[name] = FeatureEffect(predictor, [name], method=method, center_at=center_at,
+                                                   grid_size=grid_size, max_rows_per_call=max_rows_per_call)
+                track.finish(j)
         self.results = {name: self._long(name, effect.results) for name, effect in self.effects.items()}
 
     @staticmethod

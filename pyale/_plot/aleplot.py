@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._rbase import r_pretty
-from .panels import constrain, label_contours
+from .panels import AS_WRITTEN, constrain, label_contours
 
 __all__ = ["RPlotDisplay"]
 
@@ -65,6 +65,10 @@ class RPlotDisplay:
         """Draw into ``ax`` (a new figure when None); returns ``self``."""
         import matplotlib.pyplot as plt
 
+        from .._checks import check_bool
+
+        NA_plot = check_bool(NA_plot, param="NA_plot", caller="RPlotDisplay.plot")
+
         if ax is None:
             _, ax = plt.subplots(figsize=(6, 4.5), layout="constrained")
         constrain(ax.figure, [ax])
@@ -80,16 +84,16 @@ class RPlotDisplay:
                 np.arange(len(labels)), result.f_values, **{"color": "0.75", "edgecolor": "black", **kwargs}
             )
             ax.set_xticks(np.arange(len(labels)))
-            ax.set_xticklabels(labels, rotation=90)
+            ax.set_xticklabels(labels, rotation=90, **AS_WRITTEN)
             ax.axhline(0.0, color="black", linewidth=0.8)
-            ax.set_xlabel(xlabel)
-            ax.set_ylabel(ylabel)
+            ax.set_xlabel(xlabel, **AS_WRITTEN)
+            ax.set_ylabel(ylabel, **AS_WRITTEN)
         else:
             xlabel, ylabel = _labels(result)
             kwargs.setdefault("color", "black")
             (self.line_,) = ax.plot(result.x_values, result.f_values, **kwargs)
-            ax.set_xlabel(xlabel)
-            ax.set_ylabel(ylabel)
+            ax.set_xlabel(xlabel, **AS_WRITTEN)
+            ax.set_ylabel(ylabel, **AS_WRITTEN)
         return self
 
     def _plot_pair(self, ax, *, NA_plot: bool, **kwargs):
@@ -119,7 +123,7 @@ class RPlotDisplay:
                                                   fmt=_r_number)
         if categorical:
             ax.set_xticks(x)
-            ax.set_xticklabels([str(v) for v in first], rotation=90)
+            ax.set_xticklabels([str(v) for v in first], rotation=90, **AS_WRITTEN)
             ax.set_xlim(x[0] - 0.5, x[-1] + 0.5)
         else:
             ax.set_xlim(x[0], x[-1])
@@ -136,8 +140,8 @@ class RPlotDisplay:
                 )
                 ax.add_patch(patch)
                 self.empty_cells_.append(patch)
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
+        ax.set_xlabel(xlabel, **AS_WRITTEN)
+        ax.set_ylabel(ylabel, **AS_WRITTEN)
 
 
 def _node_boundaries(nodes: np.ndarray) -> np.ndarray:

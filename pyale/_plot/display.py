@@ -46,6 +46,31 @@ def _numeric_columns(results, X) -> dict:
     return out
 
 
+def check_output(output, result, *, caller: str) -> list:
+    """The outputs ``output`` names (a label or a list of labels), each one of ``result.outputs``."""
+    names = list(result.outputs)
+    wanted = [output] if isinstance(output, str) or np.ndim(output) == 0 else list(output)
+    if not wanted:
+        raise ValueError(
+            f"The 'output' parameter of {caller} must name at least one output of the effect of "
+            f"{result.features!r} ({names!r}). Got {output!r} instead."
+        )
+    missing = [w for w in wanted if not any(_same_label(w, name) for name in names)]
+    if missing:
+        raise ValueError(
+            f"The 'output' parameter of {caller} names outputs {missing!r} that the effect of "
+            f"{result.features!r} lacks; its outputs are {names!r}."
+        )
+    return [next(name for name in names if _same_label(w, name)) for w in wanted]
+
+
+def _same_label(a, b) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - an array or odd object is no output label
+        return False
+
+
 def _check_results(results) -> list:
     from .._api import ALEResult
 
@@ -125,6 +150,7 @@ class ALEDisplay:
         response: object | None = None,
         level_order: Sequence | None = None,
         max_rows_per_call: int | None = None,
+        progress: bool | None = None,
         ax=None,
         **plot_kw,
     ) -> "ALEDisplay":
@@ -135,6 +161,10 @@ class ALEDisplay:
         model, X, features, feature_names, conventions, n_intervals, response, level_order, max_rows_per_call
             As for :func:`pyale.ale`; ``features`` is one entry (a label or
             a pair) or a list of them.
+        progress : bool or None, default None
+            A progress bar while the effects are computed, as for
+            :func:`pyale.ale` (None: only in a terminal or notebook, for
+            jobs longer than 2 seconds).
         ax : matplotlib Axes or array of Axes, optional
             See :meth:`plot`.
         **plot_kw
@@ -151,7 +181,7 @@ class ALEDisplay:
         entries = features if isinstance(features, list) else [features]
         results = ale(model, Converted(frame, native), list(entries), conventions=conventions,
                       n_intervals=n_intervals, response=response, level_order=level_order,
-                      max_rows_per_call=max_rows_per_call)
+                      max_rows_per_call=max_rows_per_call, progress=progress)
         return cls(results, feature_values=_numeric_columns(results, frame)).plot(ax=ax, **plot_kw)
 
     @classmethod
@@ -195,14 +225,7 @@ class ALEDisplay:
             if output is None:
                 chosen = list(enumerate(names))
             else:
-                wanted = [output] if np.ndim(output) == 0 else list(output)
-                missing = [w for w in wanted if w not in names]
-                if missing:
-                    raise ValueError(
-                        f"The 'output' parameter of ALEDisplay.plot names outputs {missing!r} that "
-                        f"the effect of {result.features!r} lacks; its outputs are {names!r}."
-                    )
-                chosen = [(names.index(w), w) for w in wanted]
+                chosen = [(names.index(w), w) for w in check_output(output, result, caller="ALEDisplay.plot")]
             if len(result.features) == 2:
                 panels += [(result, [pair]) for pair in chosen]
             else:

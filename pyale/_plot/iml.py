@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from .panels import constrain
+from .panels import AS_WRITTEN, constrain, legend_as_written
 
 __all__ = ["FeatureEffectDisplay", "FeatureEffectsDisplay"]
 
@@ -70,7 +70,7 @@ class FeatureEffectDisplay:
         for axis, (title, table) in zip(axes, panels):
             self.artists_[title] = self._draw(axis, table, rug=rug, show_data=show_data, ylim=ylim)
             if title is not None:
-                axis.set_title(title)
+                axis.set_title(title, **AS_WRITTEN)
         self.figure_, self.axes_ = fig, axes[: len(panels)]
         return self
 
@@ -86,9 +86,11 @@ class FeatureEffectDisplay:
                     ice = table[table[".type"] == "ice"]
                     groups = [ice.loc[ice[name].astype(str) == lab, ".value"].to_numpy() for lab in labels]
                     drawn["boxes"] = ax.boxplot(groups)
-                    ax.set_xticks(np.arange(1, len(labels) + 1), labels)
+                    ax.set_xticks(np.arange(1, len(labels) + 1), [str(v) for v in labels], **AS_WRITTEN)
                 else:
-                    drawn["bars"] = ax.bar(labels, table[".value"].to_numpy(dtype=float), color="0.35")
+                    positions = np.arange(len(labels))
+                    drawn["bars"] = ax.bar(positions, table[".value"].to_numpy(dtype=float), color="0.35")
+                    ax.set_xticks(positions, labels, **AS_WRITTEN)
             else:
                 if effect.method in ("ice", "pdp+ice"):
                     ice = table[table[".type"] == "ice"]
@@ -104,8 +106,8 @@ class FeatureEffectDisplay:
                     values = data[name].to_numpy(dtype=float)
                     drawn["rug"] = ax.plot(values, np.zeros_like(values), "|", color="black", alpha=0.3,
                                            transform=ax.get_xaxis_transform(), markersize=12)[0]
-            ax.set_xlabel(str(name))
-            ax.set_ylabel(_y_label(effect))
+            ax.set_xlabel(str(name), **AS_WRITTEN)
+            ax.set_ylabel(_y_label(effect), **AS_WRITTEN)
             if ylim is not None:
                 ax.set_ylim(*ylim)
             return drawn
@@ -118,9 +120,9 @@ class FeatureEffectDisplay:
             drawn["lines"] = []
             for level, part in table.groupby(cat, sort=False, observed=True):
                 drawn["lines"].append(ax.plot(part[num], part[".value"], label=str(level))[0])
-            ax.legend(title=str(cat))
-            ax.set_xlabel(str(num))
-            ax.set_ylabel(_y_label(effect))
+            legend_as_written(ax.legend(title=str(cat)))
+            ax.set_xlabel(str(num), **AS_WRITTEN)
+            ax.set_ylabel(_y_label(effect), **AS_WRITTEN)
             return drawn
         else:
             x = table[first].astype(object).to_numpy()
@@ -132,17 +134,17 @@ class FeatureEffectDisplay:
             for a, b, v in zip(x, y, table[".value"].to_numpy(dtype=float)):
                 grid[yi[b], xi[a]] = v
             drawn["tiles"] = ax.imshow(grid, origin="lower", aspect="auto", cmap="Blues")
-            ax.set_xticks(range(len(xs)), [f"{v:.3g}" if isinstance(v, float) else str(v) for v in xs])
-            ax.set_yticks(range(len(ys)), [f"{v:.3g}" if isinstance(v, float) else str(v) for v in ys])
-            ax.figure.colorbar(drawn["tiles"], ax=ax, label=_y_label(effect))
+            ax.set_xticks(range(len(xs)), [f"{v:.3g}" if isinstance(v, float) else str(v) for v in xs], **AS_WRITTEN)
+            ax.set_yticks(range(len(ys)), [f"{v:.3g}" if isinstance(v, float) else str(v) for v in ys], **AS_WRITTEN)
+            ax.figure.colorbar(drawn["tiles"], ax=ax).set_label(_y_label(effect), **AS_WRITTEN)
         if show_data and isinstance(data, pd.DataFrame):  # a Dask or Spark frame's rows are not drawn
             points = {}
             for n in (first, second):
                 column = data[n]
                 points[n] = column.cat.codes + 1 if isinstance(column.dtype, pd.CategoricalDtype) else column
             drawn["data"] = ax.scatter(points[first], points[second], s=6, color="black", alpha=0.3)
-        ax.set_xlabel(str(first))
-        ax.set_ylabel(str(second))
+        ax.set_xlabel(str(first), **AS_WRITTEN)
+        ax.set_ylabel(str(second), **AS_WRITTEN)
         return drawn
 
     def _rectangles(self, ax, table):
@@ -161,12 +163,12 @@ class FeatureEffectDisplay:
         collection.set_array(table[".ale"].to_numpy(dtype=float))
         ax.add_collection(collection)
         ax.autoscale_view()
-        ax.figure.colorbar(collection, ax=ax, label=_y_label(effect))
+        ax.figure.colorbar(collection, ax=ax).set_label(_y_label(effect), **AS_WRITTEN)
         if cat:
             labels = list(table[x_name].cat.categories)
-            ax.set_xticks(np.arange(1, len(labels) + 1), labels)
-        ax.set_xlabel(str(x_name))
-        ax.set_ylabel(str(y_name))
+            ax.set_xticks(np.arange(1, len(labels) + 1), [str(v) for v in labels], **AS_WRITTEN)
+        ax.set_xlabel(str(x_name), **AS_WRITTEN)
+        ax.set_ylabel(str(y_name), **AS_WRITTEN)
         return collection
 
 
@@ -221,6 +223,6 @@ class FeatureEffectsDisplay:
             axis.set_ylabel("")
             self.axes_[name], self.displays_[name] = axis, display
         first = self.effects.effects[names[0]]
-        fig.suptitle(_y_label(first))
+        fig.suptitle(_y_label(first), **AS_WRITTEN)
         self.figure_ = fig
         return self

@@ -8,10 +8,22 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["constrain", "label_contours", "draw_curve", "draw_bars", "draw_surface", "band_limits", "level_ticks", "effect_label"]
+__all__ = ["constrain", "label_contours", "draw_curve", "draw_bars", "draw_surface", "band_limits", "level_ticks",
+           "effect_label", "AS_WRITTEN", "legend_as_written"]
 
 # Level names longer than this, or many levels, are rotated and right-aligned.
 _FLAT_LABEL_CHARS = 30
+
+AS_WRITTEN = {"parse_math": False}
+"""Text keywords for names, levels and outputs: drawn as written ('$' is not mathtext; '$\\q$' would crash)."""
+
+
+def legend_as_written(legend):
+    """``legend`` with its entries and title drawn as written (see :data:`AS_WRITTEN`)."""
+    if legend is not None:
+        for text in [*legend.get_texts(), legend.get_title()]:
+            text.set_parse_math(False)
+    return legend
 
 
 def constrain(figure, given: list) -> None:
@@ -118,10 +130,11 @@ def draw_curve(ax, result, outputs, *, line_kw, band, band_kw, rug_values, decil
                                  alpha=0.25, linewidth=0.6)
     if deciles is not None:
         drawn["deciles"] = ax.vlines(deciles, 0.0, 0.05, transform=bottom, color="black", linewidth=1.0)
-    ax.set_xlabel(str(result.features[0]))
-    ax.set_ylabel(effect_label(outputs[0][1]) if not several else "ALE")
+    ax.set_xlabel(str(result.features[0]), **AS_WRITTEN)
+    ax.set_ylabel(effect_label(outputs[0][1]) if not several else "ALE", **AS_WRITTEN)
     if several or "label" in user:
-        ax.legend(title="output" if several and "label" not in user else None, fontsize="small")
+        title = "output" if several and "label" not in user else None
+        legend_as_written(ax.legend(title=title, fontsize="small"))
     return drawn
 
 
@@ -130,7 +143,7 @@ def level_ticks(ax, positions, labels, axis: str = "x") -> None:
     text = [str(v) for v in labels]
     setter = ax.set_xticks if axis == "x" else ax.set_yticks
     setter(positions)
-    (ax.set_xticklabels if axis == "x" else ax.set_yticklabels)(text)
+    (ax.set_xticklabels if axis == "x" else ax.set_yticklabels)(text, **AS_WRITTEN)
     if axis == "x" and (sum(len(t) + 1 for t in text) > _FLAT_LABEL_CHARS or max(map(len, text)) > 12):
         for tick in ax.get_xticklabels():
             tick.set_rotation(40)
@@ -161,10 +174,11 @@ def draw_bars(ax, result, outputs, *, bar_kw, band, band_kw, kwargs):
             drawn["bands"].append(ax.errorbar(where, values, yerr=err, **style))
     level_ticks(ax, positions, levels)
     ax.set_xlim(-0.6, len(levels) - 0.4)
-    ax.set_xlabel(str(result.features[0]))
-    ax.set_ylabel(effect_label(outputs[0][1]) if not several else "ALE")
+    ax.set_xlabel(str(result.features[0]), **AS_WRITTEN)
+    ax.set_ylabel(effect_label(outputs[0][1]) if not several else "ALE", **AS_WRITTEN)
     if several or "label" in user:
-        ax.legend(title="output" if several and "label" not in user else None, fontsize="small")
+        title = "output" if several and "label" not in user else None
+        legend_as_written(ax.legend(title=title, fontsize="small"))
     return drawn
 
 
@@ -229,9 +243,10 @@ def draw_surface(ax, result, position, name, *, norm, image_kw, contour_kw, deci
         if second is not None:
             left = transforms.blended_transform_factory(ax.transAxes, ax.transData)
             drawn["deciles"].append(ax.hlines(second, 0.0, 0.05, transform=left, color="black"))
-    drawn["colorbar"] = figure.colorbar(drawn["images"][0], ax=ax, label=effect_label(name))
-    ax.set_xlabel(str(result.features[0]))
-    ax.set_ylabel(str(result.features[1]))
+    drawn["colorbar"] = figure.colorbar(drawn["images"][0], ax=ax)
+    drawn["colorbar"].set_label(effect_label(name), **AS_WRITTEN)
+    ax.set_xlabel(str(result.features[0]), **AS_WRITTEN)
+    ax.set_ylabel(str(result.features[1]), **AS_WRITTEN)
     if titled:
-        ax.set_title(str(name))
+        ax.set_title(str(name), **AS_WRITTEN)
     return drawn
