@@ -192,7 +192,15 @@ def test_run_pipeline_writes_tables_plots_and_summary(run_inputs, tmp_path):
         assert_png(out / f"{stem}.png")
     summary = (out / "summary.md").read_text()
     assert "sklearn.pipeline.Pipeline" in summary and "ale_value_capital.csv" in summary
-    assert "[3/3]" in stderr
+    # stderr: what is being done; stdout: one line per effect, no tables
+    assert "pyale: computed 3 effect(s)" in stderr
+    lines = stdout.strip().splitlines()
+    assert lines[0].startswith("ALE of 'value': numeric, 11 grid points over [30.284, 6241.7], ALE [")
+    assert lines[0].endswith("-> ale_value.csv, stats_value.csv, ale_value.png")
+    assert lines[1].startswith("ALE of 'firm': categorical, 11 levels, ALE [")
+    assert lines[2].startswith("ALE of 'value' x 'capital': numeric x numeric, 11 grid points over [30.284, "
+                               "6241.7] x 11 grid points over [0.8, 2226.3], ALE [")
+    assert "General Motors" not in stdout and len(lines) == 5
 
     # The model's declared inputs (feature_names_in_) form X: the response is left out.
     data = read_csv(run_inputs / "grunfeld.csv")
@@ -292,7 +300,7 @@ def test_warnings_are_one_line_messages(tmp_path, monkeypatch):
         def predict(self, frame):
             return frame["x"].to_numpy() + (frame["g"] == "b").to_numpy()
 
-    monkeypatch.setattr("pyale._cli.command._read_model", lambda path, r_type: Additive())
+    monkeypatch.setattr("pyale._cli.run._read_model", lambda path, r_type: Additive())
     (tmp_path / "m.pkl").write_bytes(b"")
     code, _, stderr = run_main([
         "run", "--data", tmp_path / "d.csv", "--model", tmp_path / "m.pkl", "--features", "g",
@@ -431,10 +439,10 @@ def test_run_gives_every_look_alike_feature_its_own_files(look_alike_inputs, tmp
     assert manifest["command"] == "run" and manifest["conventions"] == "aleplot"
     entries = manifest["effects"]
     assert [e["features"] for e in entries] == [[n] for n in LOOK_ALIKES] + [["x 1", "x_1"], ["x_1", "x 1"]]
-    files = [e["table"] for e in entries] + [e["plot"] for e in entries]
+    files = [e["table"] for e in entries] + [e["plot"] for e in entries] + [e["statistics"] for e in entries]
     assert len({f.casefold() for f in files}) == len(files)
     written = {p.name for p in out.iterdir()}
-    assert written == set(files) | {"summary.md", "manifest.json"}
+    assert written == set(files) | {"summary.md", "manifest.json", "effects.html"}
 
     data = read_csv(look_alike_inputs / "d.csv")
     summary = (out / "summary.md").read_text(encoding="utf-8")
@@ -460,7 +468,7 @@ def test_run_gives_every_look_alike_feature_its_own_files(look_alike_inputs, tmp
         assert_array_equal(table["ale"].to_numpy(float), expected.effects[:, 0])
         steps = np.diff(table["ale"].to_numpy(float)) / np.diff(table[grid_column].to_numpy(float))
         assert_allclose(steps, slope, rtol=1e-9, atol=0)
-    assert f"Wrote {len(files) + 2} files" in stdout
+    assert f"Wrote {len(files) + 3} files" in stdout
 
 
 # ---------------------------------------------------------------- class labels typed on the command line
@@ -585,7 +593,7 @@ def test_run_refuses_an_unknown_class_with_the_classes(classifier_inputs, tmp_pa
 def test_run_refuses_an_ambiguous_class(tmp_path, monkeypatch):
     pd.DataFrame({"x": np.linspace(-1, 1, 30), "z": 1.0}).to_csv(tmp_path / "d.csv", index=False)
     (tmp_path / "m.pkl").write_bytes(b"")
-    monkeypatch.setattr("pyale._cli.command._read_model", lambda path, r_type: _Classes(["1", 1]))
+    monkeypatch.setattr("pyale._cli.run._read_model", lambda path, r_type: _Classes(["1", 1]))
     code, _, stderr = run_main(["run", "--data", tmp_path / "d.csv", "--model", tmp_path / "m.pkl",
                                 "--features", "x", "--response", "1", "--out", tmp_path / "out"])
     assert code == 2

@@ -8,9 +8,10 @@ demo
     effect.
 run
     ALE of chosen features of a saved model on a data file (CSV or Parquet;
-    model from pickle, joblib, or R's ``.rds``): tidy CSVs, PNGs, a short
-    Markdown summary and ``manifest.json`` mapping each effect's exact feature
-    names to its files (see :mod:`pyale._cli.files` for the file names).
+    model from pickle, joblib, or R's ``.rds``): tidy CSVs, statistics CSVs,
+    PNGs, ``summary.md``, one page of all effects (``effects.html``) and
+    ``manifest.json`` mapping each effect's exact feature names to its files
+    (see :mod:`pyale._cli.run`, and :mod:`pyale._cli.files` for the file names).
 validate
     Runs R's ALEPlot and/or iml and pyale on the same data and model and
     writes a report (Markdown and self-contained HTML: differences per
@@ -22,8 +23,8 @@ R); 2 the command line is wrong (unknown option, missing file, unknown
 column, unsupported format); 3 validate only: R, rpy2 or an R package is
 missing.  Errors are
 one-line messages on stderr, never tracebacks (set ``PYALE_DEBUG=1`` to see
-the traceback of an unexpected error).  Progress goes to stderr, results to
-stdout.
+the traceback of an unexpected error).  Progress goes to stderr (a bar
+when stderr is a terminal), results to stdout; ``--quiet`` silences both.
 
 matplotlib is used through its Agg canvas only (no window, no pyplot state).
 """
@@ -38,8 +39,6 @@ import warnings
 from pathlib import Path
 from typing import Sequence
 
-import numpy as np
-
 from .inputs import (  # noqa: F401 - CommandError and the codes are part of this module's API
     EXIT_FAILED,
     EXIT_NO_R,
@@ -51,7 +50,11 @@ from .inputs import (  # noqa: F401 - CommandError and the codes are part of thi
     _read_data,
     _read_model,
     _response,
+    check_categories,
+    parse_dtypes,
 )
+from .inputs import describe_error as _describe
+from .inputs import output_dir as _output_dir
 
 __all__ = ["main", "build_parser"]
 
@@ -71,6 +74,26 @@ def _positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}")
+    return value
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {text!r}")
+    return value
+
+
+def _level(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number between 0 and 1, got {text!r}") from None
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"must be a number between 0 and 1, got {text!r}")
     return value
 
 
@@ -98,6 +121,20 @@ def _add_job_options(command, *, conventions: list[str], default: str, conventio
                               "True); for an .rds model with --r-predict-type prob: a column of R's answer")
     command.add_argument("--r-predict-type", metavar="TYPE",
                          help="for an .rds model: R's predict(type = TYPE), e.g. response or prob")
+    types = command.add_argument_group(
+        "column types",
+        "A CSV keeps no dtypes: declare the columns a model learnt as pandas Categoricals (e.g. lightgbm "
+        "or xgboost trained on a DataFrame with categories). A lightgbm model's categories are checked "
+        "before its first call (it would read an unknown or mistyped value as missing). Parquet keeps its "
+        "dtypes; these options convert after reading. The types used are recorded in manifest.json.")
+    types.add_argument("--categorical", nargs="+", action="extend", default=[], metavar="COLUMN",
+                       help="make these columns pandas Categoricals, their values (as read: numbers stay "
+                            "numbers) the categories")
+    types.add_argument("--dtype", nargs="+", action="extend", default=[], metavar="COLUMN:TYPE",
+                       help="read a column as a pandas dtype (int64, float64, string, bool, Int64, category, "
+                            "...), e.g. zip:string keeps 007 as written; split at the last ':'")
+    command.add_argument("-q", "--quiet", action="store_true",
+                         help="print nothing but warnings and errors (no progress, no summary lines)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -134,15 +171,45 @@ def build_parser() -> argparse.ArgumentParser:
         "run",
         help="ALE of a saved model on a data file",
         description=(
-            "Compute the ALE of each FEATURE for a saved model on a data file and write "
-            "one tidy CSV and one PNG per feature plus summary.md and manifest.json (feature names "
-            "-> files) into OUT. File names are the feature names made safe, with a short hash "
-            "when that changed a name or two would coincide. Only load model files you trust: "
-            "unpickling runs code."
+            "Compute the ALE of each FEATURE for a saved model on a data file and write into OUT, per "
+            "effect, a tidy CSV (grid, output, ale, heterogeneity; ci_low and ci_high with --bootstrap), a "
+            "statistics CSV (ALED, ALER, NALED, NALER; with intervals after a bootstrap) and a PNG (every "
+            "model output; the band with --bootstrap), and for the run summary.md, effects.html (one "
+            "self-contained page of all effects) and manifest.json (feature names -> files, and the "
+            "options used). Columns the model does not use are left out when it names its features "
+            "(scikit-learn's feature_names_in_, a lightgbm or xgboost Booster's feature names); otherwise "
+            "give --drop. stdout gets one line per effect (kind, grid, range, files); --print-tables adds "
+            "the tables. File names are the feature names made safe, with a short hash when that changed "
+            "a name or two would coincide. Only load model files you trust: unpickling runs code."
+        ),
+        epilog=(
+            "Examples: pyale run --data d.csv --model m.pkl --features age job age,income --out results; "
+            "with a 95%% band from 200 bootstrap replicates and frequency weights: ... --bootstrap 200 "
+            "--random-state 1 --weights w; a lightgbm model trained on a categorical column 'region' from "
+            "a CSV: ... --categorical region."
         ),
     )
     _add_job_options(run, conventions=["aleplot", "iml"], default="aleplot",
                      conventions_help="reproduce R's ALEPlot (default) or iml's FeatureEffect")
+    output = run.add_argument_group("output")
+    output.add_argument("--print-tables", action="store_true",
+                        help="also print every effect's table and statistics on stdout")
+    output.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="a progress bar on stderr (rows the model is asked about, per effect, with an "
+                             "ETA); by default only when stderr is a terminal and the run takes over 2 s")
+    uncertainty = run.add_argument_group(
+        "uncertainty and weights",
+        "Bootstrap bands resample the rows with the model and the grid fixed (no extra model call); they "
+        "are the sampling uncertainty of the ALE for this model, not the model's own.")
+    uncertainty.add_argument("--bootstrap", type=_non_negative_int, default=0, metavar="B",
+                             help="bootstrap replicates (default 0: no band)")
+    uncertainty.add_argument("--ci-level", type=_level, default=0.95, metavar="L",
+                             help="coverage of the percentile band (default 0.95)")
+    uncertainty.add_argument("--random-state", type=_non_negative_int, metavar="N",
+                             help="seed of the replicates (the same seed gives the same band)")
+    uncertainty.add_argument("--weights", metavar="COLUMN",
+                             help="a data column of frequency weights (non-negative; integer weights equal "
+                                  "repeated rows); it is not a model input")
     run.set_defaults(handler=_run_command)
 
     validate = commands.add_parser(
@@ -198,15 +265,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_FAILED
 
 
-def _describe(exc: BaseException) -> str:
-    from .._core.calls import PredictionError
-
-    message = str(exc) or type(exc).__name__
-    if isinstance(exc, (ValueError, TypeError, PredictionError, ImportError, OSError)):
-        return message
-    return f"unexpected {type(exc).__name__}: {message} (set PYALE_DEBUG=1 for the traceback)"
-
-
 def _error(command: str, message: str) -> None:
     print(f"pyale {command}: error: {message}", file=sys.stderr, flush=True)
 
@@ -216,16 +274,6 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 
 
 # ---------------------------------------------------------------- output
-
-
-def _output_dir(path: Path) -> Path:
-    if path.exists() and not path.is_dir():
-        raise CommandError(f"--out {str(path)!r} exists and is not a directory.", EXIT_USAGE)
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CommandError(f"cannot create the --out directory {str(path)!r}: {exc}") from exc
-    return path
 
 
 def _new_axes():
@@ -306,99 +354,9 @@ def _demo_command(args) -> int:
 
 
 def _run_command(args) -> int:
-    import pyale
+    from .run import run_command
 
-    from .files import effect_stems, feature_label
-
-    start = time.perf_counter()
-    data = _read_data(args.data)
-    _progress(f"read {data.shape[0]} rows x {data.shape[1]} columns from {str(args.data)!r}")
-    model = _read_model(args.model, args.r_predict_type)
-    _progress(f"loaded the model {type(model).__name__} from {str(args.model)!r}")
-    X = _model_inputs(data, model, args.drop)
-    features = _parse_features(args.features, X.columns)
-    response = _response(model, args.response)
-    out = _output_dir(args.out)
-    names = [feature if isinstance(feature, tuple) else (feature,) for feature in features]
-    stems = effect_stems([("ale", n) for n in names])
-
-    written: list[Path] = []
-    rows = []
-    for number, (feature, stem) in enumerate(zip(features, stems), start=1):
-        label = feature_label(feature if isinstance(feature, tuple) else (feature,))
-        _progress(f"[{number}/{len(features)}] ALE of {label} ({args.conventions} conventions)")
-        try:
-            result = pyale.ale(
-                model, X, feature, conventions=args.conventions, n_intervals=args.intervals,
-                response=response,
-            )
-        except Exception as exc:  # noqa: BLE001 - reported with the feature it concerns
-            if os.environ.get("PYALE_DEBUG"):
-                raise
-            raise CommandError(f"ALE of {label}: {_describe(exc)}") from exc
-        frame = result.to_frame()
-        title = f"ALE of {feature_label(result.features)} ({result.kind}, {args.conventions} conventions)"
-        _print_table(title, frame)
-        paths = _write(out, stem, frame, lambda ax: result.plot(ax=ax), title)
-        written += paths
-        rows.append((result, paths))
-        _progress(f"[{number}/{len(features)}] done after {time.perf_counter() - start:.1f} s")
-
-    summary = out / "summary.md"
-    summary.write_text(_run_summary(args, data, X, model, rows), encoding="utf-8")
-    written.append(summary)
-    written.append(_run_manifest(out, args, rows, response))
-    _report_files(out, written)
-    return EXIT_OK
-
-
-def _intervals_text(args) -> str:
-    if args.intervals is not None:
-        return str(args.intervals)
-    return "40 (default)" if args.conventions == "aleplot" else "20 (default)"
-
-
-def _run_summary(args, data, X, model, rows) -> str:
-    from .. import __version__
-    from .files import markdown_label
-
-    lines = [
-        "# pyale run",
-        "",
-        f"- pyale {__version__}",
-        f"- data: `{args.data}` ({data.shape[0]} rows; model inputs {list(map(str, X.columns))})",
-        f"- model: `{args.model}` ({type(model).__module__}.{type(model).__name__})",
-        f"- conventions: {args.conventions}; intervals per numeric feature: {_intervals_text(args)}",
-        "- files per feature: `manifest.json` lists each effect's exact feature names and files",
-        "",
-        "| feature | kind | outputs | grid points | ALE min | ALE max | table | plot |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    for result, (csv_path, png_path) in rows:
-        effects = result.effects
-        outputs = ", ".join(map(str, result.outputs)).replace("|", "\\|")
-        lines.append(
-            f"| {markdown_label(result.features)} | {result.kind} | {outputs} | "
-            f"{' x '.join(str(len(g)) for g in result.grid)} | {effects.min():.6g} | "
-            f"{effects.max():.6g} | [{csv_path.name}]({csv_path.name}) | "
-            f"![{png_path.name}]({png_path.name}) |"
-        )
-    return "\n".join(lines) + "\n"
-
-
-def _run_manifest(out: Path, args, rows, response) -> Path:
-    from .. import __version__
-    from .files import write_manifest
-
-    header = {"pyale": __version__, "command": "run", "data": str(args.data), "model": str(args.model),
-              "conventions": args.conventions, "intervals": _intervals_text(args), "response": response}
-    effects = [
-        {"features": [str(f) for f in result.features], "kind": result.kind, "outputs": list(result.outputs),
-         "grid_points": [len(g) for g in result.grid], "ale_min": float(result.effects.min()),
-         "ale_max": float(result.effects.max()), "table": csv_path.name, "plot": png_path.name}
-        for result, (csv_path, png_path) in rows
-    ]
-    return write_manifest(out, header, effects)
+    return run_command(args)
 
 
 # ---------------------------------------------------------------- validate
@@ -413,29 +371,31 @@ def _validate_command(args) -> int:
     problem = _validate.r_problem(conventions)
     if problem:
         raise CommandError(f"cannot run R here: {problem}", EXIT_NO_R)
-    data = _read_data(args.data)
-    _progress(f"read {data.shape[0]} rows x {data.shape[1]} columns from {str(args.data)!r}")
+    log = _progress if not args.quiet else (lambda message: None)
+    data = _read_data(args.data, parse_dtypes(args.dtype), args.categorical)
+    log(f"read {data.shape[0]} rows x {data.shape[1]} columns from {str(args.data)!r}")
     model = _read_model(args.model, args.r_predict_type)
-    _progress(f"loaded the model {type(model).__name__} from {str(args.model)!r}")
+    log(f"loaded the model {type(model).__name__} from {str(args.model)!r}")
     X = _validate.as_r_factors(_model_inputs(data, model, args.drop))
+    check_categories(model, X)
     features = _parse_features(args.features, X.columns)
     response = _response(model, args.response)
-
-    def predict(frame):
-        return np.asarray(model_predict(frame), dtype=float).reshape(-1)
-
     try:
-        model_predict = _validate.model_predict(model, response)
+        # Every call of the model goes through a ModelCaller: a frame of its own, answers read by
+        # label, one finite number per row (pyale._core.calls), for R's call-backs as for pyale's side.
+        checked = _validate.checked_model(model, response)
         r_model = model if _validate.is_r_model(model) else None
-        side = _validate.RSide(X, predict, r_model, response, str(args.model))  # loads predict's package
-        probe = model_predict(X.iloc[:2])
+        side = _validate.RSide(X, _validate.r_callback(checked), r_model, response,
+                               str(args.model))  # loads predict's package
+        probe = checked(X.iloc[:2], "a two-row probe of the model")
     except Exception as exc:  # noqa: BLE001 - the model's own error text
         raise CommandError(f"the model cannot predict on the data's columns {list(X.columns)!r}: "
                            f"{_describe(exc)}") from exc
-    if np.ndim(probe) == 2 and np.shape(probe)[1] != 1:
+    if probe.shape[1] != 1:
         raise CommandError(
-            f"the model has {np.shape(probe)[1]} outputs (e.g. class probabilities); ALEPlot explains "
+            f"the model has {probe.shape[1]} outputs (e.g. class probabilities); ALEPlot explains "
             "one: choose it with --response.", EXIT_USAGE)
+    predict = _validate.pyale_side(checked)
     if "iml" in conventions:
         renamed = _validate.unsyntactic_names(list(X.columns))
         if renamed:
@@ -452,7 +412,7 @@ def _validate_command(args) -> int:
     stems = effect_stems([(c, f if isinstance(f, tuple) else (f,)) for c, f in jobs], joiner="_x_")
     for number, ((conv, feature), stem) in enumerate(zip(jobs, stems), start=1):
         label = feature_label(feature if isinstance(feature, tuple) else (feature,))
-        _progress(f"[{number}/{len(jobs)}] {conv}: {label} in R and in pyale")
+        log(f"[{number}/{len(jobs)}] {conv}: {label} in R and in pyale")
         K = args.intervals or _validate.DEFAULT_INTERVALS[conv]
         compare = _validate.COMPARE[conv]
         try:
@@ -464,15 +424,16 @@ def _validate_command(args) -> int:
         comparisons.append(comparison)
         files.append(_report.write_effect_files(out, comparison, stem))
         verdict = "matches R" if comparison.ok else "DIFFERS from R"
-        _progress(f"[{number}/{len(jobs)}] {verdict} (max |diff| {comparison.max_abs:.3g})")
+        log(f"[{number}/{len(jobs)}] {verdict} (max |diff| {comparison.max_abs:.3g})")
     context = _validate.report_context(args, data, model, X, features, conventions, side, response=response)
     md_path, html_path = _report.write_reports(out, context, comparisons, files)
     manifest = _report.write_validate_manifest(out, args, response, comparisons, files)
     matched = sum(c.ok for c in comparisons)
-    print(f"{matched} of {len(comparisons)} effects match R (rtol 1e-10).")
-    for comparison in comparisons:
-        state = "match" if comparison.ok else "DIFFER " + "; ".join(comparison.problems)
-        print(f"  {comparison.conventions:8s} {comparison.label:30s} max |diff| {comparison.max_abs:.3g}  {state}")
-    _report_files(out, [p for pair in files for p in pair] + [md_path, html_path, manifest])
-    _progress(f"done in {time.perf_counter() - start:.1f} s")
+    if not args.quiet:
+        print(f"{matched} of {len(comparisons)} effects match R (rtol 1e-10).")
+        for comparison in comparisons:
+            state = "match" if comparison.ok else "DIFFER " + "; ".join(comparison.problems)
+            print(f"  {comparison.conventions:8s} {comparison.label:30s} max |diff| {comparison.max_abs:.3g}  {state}")
+        _report_files(out, [p for pair in files for p in pair] + [md_path, html_path, manifest])
+    log(f"done in {time.perf_counter() - start:.1f} s")
     return EXIT_OK if matched == len(comparisons) else EXIT_FAILED

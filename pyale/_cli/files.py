@@ -126,7 +126,7 @@ def _json_value(value):
 
 def write_manifest(out: Path, header: dict, effects: list[dict]) -> Path:
     """``manifest.json``: ``header`` and one entry per effect (features, kind, files, ...)."""
-    document = {**{k: _json_value(v) for k, v in header.items()},
+    document = {**{str(k): _clean(v) for k, v in header.items()},
                 "effects": [_clean(entry) for entry in effects]}
     path = out / "manifest.json"
     path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

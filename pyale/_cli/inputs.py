@@ -28,6 +28,27 @@ class CommandError(Exception):
         self.code = code
 
 
+def output_dir(path: Path) -> Path:
+    """The ``--out`` directory, created when missing."""
+    if path.exists() and not path.is_dir():
+        raise CommandError(f"--out {str(path)!r} exists and is not a directory.", EXIT_USAGE)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CommandError(f"cannot create the --out directory {str(path)!r}: {exc}") from exc
+    return path
+
+
+def describe_error(exc: BaseException) -> str:
+    """An exception as one line: its message, or for an unexpected kind its type and a hint."""
+    from .._core.calls import PredictionError
+
+    message = str(exc) or type(exc).__name__
+    if isinstance(exc, (ValueError, TypeError, PredictionError, ImportError, OSError)):
+        return message
+    return f"unexpected {type(exc).__name__}: {message} (set PYALE_DEBUG=1 for the traceback)"
+
+
 def _require_file(path: Path, option: str) -> None:
     if not path.exists():
         raise CommandError(f"{option}: no such file: {str(path)!r}.", EXIT_USAGE)
@@ -53,7 +74,41 @@ def read_csv_exact(source):
     return pd.read_csv(source, **exact_csv_options())
 
 
-def _read_data(path: Path):
+def parse_dtypes(entries: list[str] | None) -> dict:
+    """``--dtype COL:TYPE ...`` as ``{column: pandas dtype}`` (split at the last colon).
+
+    TYPE is any pandas dtype name: ``int64``, ``float64``, ``string``,
+    ``bool``, ``Int64``, ``category``, ...
+    """
+    import pandas as pd
+
+    out = {}
+    for entry in entries or []:
+        column, colon, name = entry.rpartition(":")
+        if not colon or not column or not name:
+            raise CommandError(f"--dtype: {entry!r} is not COLUMN:TYPE (e.g. zip:string).", EXIT_USAGE)
+        try:
+            dtype = pd.api.types.pandas_dtype(name)
+        except TypeError:
+            raise CommandError(
+                f"--dtype: {name!r} (in {entry!r}) is not a pandas dtype; use e.g. int64, float64, string, bool, "
+                "category.", EXIT_USAGE) from None
+        if column in out:
+            raise CommandError(f"--dtype: column {column!r} is given twice.", EXIT_USAGE)
+        out[column] = dtype
+    return out
+
+
+def _read_data(path: Path, dtypes: dict | None = None, categorical: list | None = None):
+    """The data file as a DataFrame, with the ``--dtype`` and ``--categorical`` columns converted.
+
+    A CSV column given a dtype is read as that dtype (``string`` keeps
+    ``007`` as written); a categorical column is read as its values would be
+    (numbers stay numbers) and then made a pandas Categorical with those
+    values as categories (sorted), so its categories have the type the
+    values have.  Parquet keeps its own dtypes; the options convert after
+    reading.
+    """
     import pandas as pd
 
     _require_file(path, "--data")
@@ -63,9 +118,13 @@ def _read_data(path: Path):
             f"--data: cannot tell the format of {str(path)!r}; use a .csv, .parquet or .pq file.",
             EXIT_USAGE,
         )
+    dtypes = dict(dtypes or {})
+    categories = list(dict.fromkeys([*(categorical or []),
+                                     *(c for c, d in dtypes.items() if isinstance(d, pd.CategoricalDtype))]))
+    plain = {c: d for c, d in dtypes.items() if not isinstance(d, pd.CategoricalDtype)}
     try:
         if suffix == ".csv":
-            data = read_csv_exact(path)
+            data = pd.read_csv(path, dtype=plain or None, **exact_csv_options())
         else:
             data = pd.read_parquet(path)
     except ImportError as exc:
@@ -73,10 +132,30 @@ def _read_data(path: Path):
             f"--data: reading Parquet needs pyarrow (pip install pyarrow): {exc}"
         ) from exc
     except Exception as exc:  # noqa: BLE001 - parser errors of every reader
-        raise CommandError(f"--data: could not read {str(path)!r}: {exc}") from exc
+        given = f" with --dtype {', '.join(f'{c}:{d}' for c, d in plain.items())}" if plain else ""
+        raise CommandError(f"--data: could not read {str(path)!r}{given}: {exc}") from exc
     if data.shape[0] == 0 or data.shape[1] == 0:
         raise CommandError(f"--data: {str(path)!r} holds no rows or no columns.")
+    columns = [str(c) for c in data.columns]
+    for option, names in (("--dtype", list(dtypes)), ("--categorical", categories)):
+        unknown = [c for c in names if c not in columns]
+        if unknown:
+            raise CommandError(f"{option}: {unknown!r} are not columns of the data; its columns are {columns!r}.",
+                               EXIT_USAGE)
+    for column, dtype in plain.items():
+        if suffix != ".csv" and data[column].dtype != dtype:
+            data[column] = _converted(data[column], dtype, column)
+    for column in categories:
+        if not isinstance(data[column].dtype, pd.CategoricalDtype):
+            data[column] = data[column].astype("category")
     return data
+
+
+def _converted(column, dtype, name):
+    try:
+        return column.astype(dtype)
+    except Exception as exc:  # noqa: BLE001 - pandas' conversion errors
+        raise CommandError(f"--dtype: column {name!r} cannot be read as {dtype}: {exc}") from exc
 
 
 def _read_model(path: Path, r_predict_type: str | None):
@@ -113,15 +192,24 @@ def _read_model(path: Path, r_predict_type: str | None):
         ) from exc
 
 
-def _model_inputs(data, model, drop: list[str]):
-    """The columns that form X: the model's declared inputs, or the data minus --drop."""
+def _model_inputs(data, model, drop: list[str], *, exclude: tuple = ()):
+    """The columns that form X: the model's declared inputs, or the data minus --drop (and ``exclude``).
+
+    The model's own list of features (:func:`pyale._core.adapters.declared_features`:
+    scikit-learn's ``feature_names_in_``, a lightgbm or xgboost Booster's
+    feature names) decides, in its order; other columns (the response, an
+    id, the weights) are left out.  ``exclude`` (e.g. the ``--weights``
+    column) is left out of a model without such a list.
+    """
+    from .._core.adapters import declared_features
+
     unknown = [c for c in drop if c not in data.columns]
     if unknown:
         raise CommandError(
             f"--drop: {unknown!r} are not columns of the data; its columns are {list(data.columns)!r}.",
             EXIT_USAGE,
         )
-    declared = getattr(model, "feature_names_in_", None)
+    declared = declared_features(model)
     if declared is not None:
         declared = [str(c) for c in declared]
         missing = [c for c in declared if c not in data.columns]
@@ -130,7 +218,104 @@ def _model_inputs(data, model, drop: list[str]):
                 f"the model expects columns {declared!r}; the data lacks {missing!r}."
             )
         return data[[c for c in declared if c not in drop]]
-    return data.drop(columns=drop)
+    return data.drop(columns=list(dict.fromkeys([*drop, *(c for c in exclude if c in data.columns)])))
+
+
+def _lightgbm_booster(model):
+    """A native lightgbm Booster, or the one inside a fitted scikit-learn-style lightgbm model."""
+    for candidate in (model, getattr(model, "booster_", None) if hasattr(model, "fit") else None):
+        kind = type(candidate)
+        if kind.__name__ == "Booster" and kind.__module__.split(".")[0] == "lightgbm":
+            return candidate
+    return None
+
+
+def _lightgbm_categorical(booster) -> list:
+    """The features a lightgbm booster treats as categorical (from its model text's feature_infos)."""
+    names, infos = [], []
+    for line in booster.model_to_string(num_iteration=1).splitlines():
+        if line.startswith("feature_names="):
+            names = line[len("feature_names="):].split(" ")
+        elif line.startswith("feature_infos="):
+            infos = line[len("feature_infos="):].split(" ")
+        if names and infos:
+            break
+    return [n for n, info in zip(names, infos) if info != "none" and not info.startswith("[")]
+
+
+def _xgboost_categorical(model) -> list | None:
+    """The features an xgboost Booster (or scikit-learn-style model) learnt as categorical, or None."""
+    booster = model
+    if type(model).__module__.split(".")[0] == "xgboost" and hasattr(model, "get_booster"):
+        try:
+            booster = model.get_booster()
+        except Exception:  # noqa: BLE001 - an unfitted model: nothing to check
+            return None
+    kind = type(booster)
+    if kind.__name__ != "Booster" or kind.__module__.split(".")[0] != "xgboost":
+        return None
+    names, types = booster.feature_names, booster.feature_types
+    if names is None or types is None:
+        return None
+    return [n for n, t in zip(names, types) if t == "c"]
+
+
+def check_categories(model, X) -> None:
+    """Refuse data whose categorical columns a lightgbm or xgboost model would fail on or misread.
+
+    Both learn a pandas Categorical column as categorical; handed numbers or
+    strings there, xgboost fails and lightgbm fails or misreads.  lightgbm
+    also maps a Categorical to the categories it was trained on
+    (``pandas_categorical``) by value and treats any other value (including
+    ``'1'`` where it learnt ``1``) as missing, without a word.  A CSV keeps
+    no dtypes, so this is checked before the first model call.
+    """
+    import pandas as pd
+
+    given = [str(c) for c in X.columns if isinstance(X[c].dtype, pd.CategoricalDtype)]
+    learnt = _xgboost_categorical(model)
+    if learnt is not None:
+        _require_declared("xgboost", learnt, given, X)
+        return
+    booster = _lightgbm_booster(model)
+    if booster is None:
+        return
+    trained = list(getattr(booster, "pandas_categorical", None) or [])
+    learnt = _lightgbm_categorical(booster)
+    _require_declared("lightgbm", learnt, given, X)
+    for column, categories in zip(given, trained):
+        known = list(categories)
+        values = [v for v in pd.unique(X[column].dropna()) if not any(_same(v, k) for k in known)]
+        if values:
+            shown = known[:10] + (["..."] if len(known) > 10 else [])
+            raise CommandError(
+                f"column {column!r} holds {values[:5]!r} that are not among the categories the lightgbm model "
+                f"was trained on ({shown!r}); lightgbm would read them as missing values. Categories must "
+                f"match in type too (the text '1' is not the number 1): read the column with "
+                f"--dtype {column}:string or --dtype {column}:int64 (and --categorical {column}).", EXIT_USAGE)
+
+
+def _require_declared(package: str, learnt: list, given: list, X) -> None:
+    missing = [c for c in learnt if c in X.columns and c not in given]
+    if missing:
+        raise CommandError(
+            f"the {package} model treats {missing!r} as categorical, but the data holds them as "
+            f"{', '.join(str(X[c].dtype) for c in missing)}: declare them with --categorical "
+            f"{' '.join(missing)} (a CSV keeps no dtypes; Parquet keeps no integer categories).", EXIT_USAGE)
+    extra = [c for c in given if c not in learnt]
+    if extra:
+        raise CommandError(
+            f"columns {extra!r} are categorical in the data but numeric for the {package} model; leave them "
+            "out of --categorical and --dtype.", EXIT_USAGE)
+
+
+def _same(value, category) -> bool:
+    if isinstance(value, str) != isinstance(category, str):
+        return False
+    try:
+        return bool(value == category)
+    except Exception:  # noqa: BLE001 - incomparable values differ
+        return False
 
 
 def _parse_features(entries: list[str], columns) -> list:

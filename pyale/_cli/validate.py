@@ -24,9 +24,9 @@ from .files import feature_label
 from .inputs import exact_csv_options
 from .validate_r import PACKAGES, RSide, r_problem, unsyntactic_names, versions
 
-__all__ = ["PACKAGES", "Comparison", "RSide", "as_r_factors", "compare_aleplot", "compare_iml", "compare_ale",
-           "COMPARE", "is_r_model",
-           "model_predict", "python_setup", "r_problem", "report_context", "unsyntactic_names", "versions"]
+__all__ = ["PACKAGES", "Comparison", "COMPARE", "RSide", "as_r_factors", "checked_model", "compare_ale",
+           "compare_aleplot", "compare_iml", "is_r_model", "model_predict", "pyale_side", "python_setup", "r_callback",
+           "r_problem", "report_context", "unsyntactic_names", "versions"]
 
 RTOL = 1e-10
 ATOL_SCALE = 1e-10
@@ -104,6 +104,34 @@ def model_predict(model, response=None):
     if not is_r_model(model) or response is None:
         return predict
     return lambda frame: np.asarray(predict(frame), dtype=float).reshape(-1)
+
+
+def checked_model(model, response=None):
+    """The model behind a :class:`~pyale._core.calls.ModelCaller` (isolation, answers read by label, checks).
+
+    ``checked(frame, purpose, private=False) -> (n, n_outputs)`` float64 array.
+    """
+    from .._core.calls import ModelCaller
+
+    return ModelCaller(model_predict(model, response), name=f"{type(model).__name__}.predict", single_output=False)
+
+
+def r_callback(checked):
+    """``predict(frame) -> 1-D array`` for R to call back: R's newdata, rebuilt as a frame of its own per call."""
+
+    def predict(frame):
+        return checked(frame, "R's call of the model", private=True)[:, 0]
+
+    return predict
+
+
+def pyale_side(checked):
+    """``predict(frame) -> 1-D array`` for pyale's ALEPlot and FeatureEffect, which isolate the frame first."""
+
+    def predict(frame):
+        return checked(frame, "pyale's call of the model", private=True)[:, 0]
+
+    return predict
 
 
 def _differences(r_values: np.ndarray, py_values: np.ndarray) -> tuple[float, float, float, bool]:
@@ -296,7 +324,20 @@ def python_setup(args, X: pd.DataFrame, r_model: bool, response=_TYPED) -> str:
         imports += ["import joblib"] if path.lower().endswith(".joblib") else []
         imports.append("from pyale._core.adapters import adapt_model")
     options = "".join(f", {k}={v!r}" for k, v in exact_csv_options().items()) if reader == "read_csv" else ""
-    lines = [*imports, f"data = pd.{reader}({str(args.data)!r}{options})", f"X = data[{[str(c) for c in X.columns]!r}]"]
+    dtypes = {}
+    for entry in getattr(args, "dtype", None) or []:  # --dtype COL:TYPE, as the command read them
+        column, _, name = entry.rpartition(":")
+        dtypes[column] = name
+    categorical = list(dict.fromkeys([*(getattr(args, "categorical", None) or []),
+                                      *(c for c, d in dtypes.items() if d == "category")]))
+    plain = {c: d for c, d in dtypes.items() if d != "category"}
+    if plain and reader == "read_csv":
+        options = f", dtype={plain!r}" + options
+    lines = [*imports, f"data = pd.{reader}({str(args.data)!r}{options})"]
+    if plain and reader != "read_csv":
+        lines.append(f"data = data.astype({plain!r})")
+    lines += [f"data[{c!r}] = data[{c!r}].astype('category')" for c in categorical]
+    lines.append(f"X = data[{[str(c) for c in X.columns]!r}]")
     strings = [str(c) for c in X.columns if isinstance(X[c].dtype, pd.CategoricalDtype)]
     if strings:
         lines.append(f"# categorical columns {strings!r}: pandas Categoricals, the same levels as R's factors")
@@ -338,6 +379,10 @@ def report_context(args, data: pd.DataFrame, model, X: pd.DataFrame, features: l
             argv += [option, str(value)]
     if args.drop:
         argv += ["--drop", *args.drop]
+    for option in ("--categorical", "--dtype"):
+        values = getattr(args, option[2:], None)
+        if values:
+            argv += [option, *values]
     return {
         "inputs": {
             "data": f"{args.data} ({data.shape[0]} rows; SHA-256 {sha256(args.data)})",

@@ -37,7 +37,7 @@ import pandas as pd
 if TYPE_CHECKING:  # the front-ends' boundary type; the core only reads its ``convert``
     from .._frames import Native
 
-__all__ = ["Adapter", "adapt_model", "feeder"]
+__all__ = ["Adapter", "adapt_model", "declared_features", "feeder"]
 
 
 @dataclass(frozen=True)
@@ -94,6 +94,27 @@ def _selector(names: list, what: str) -> Callable[[pd.DataFrame], pd.DataFrame]:
         return frame[names]
 
     return select
+
+
+def declared_features(model: object) -> list | None:
+    """The columns ``model`` says it uses, in its order, or None when it does not say.
+
+    scikit-learn's ``feature_names_in_`` (also the scikit-learn interfaces of
+    xgboost and lightgbm, when fitted on a DataFrame); a native lightgbm
+    ``Booster``'s ``feature_name()`` (not its positional ``Column_0``,
+    ``Column_1``, ... of a booster trained on an array); a native xgboost
+    ``Booster``'s ``feature_names``.  These are the columns the adapters
+    select, so anything else in the data can be left out.
+    """
+    names = getattr(model, "feature_names_in_", None)
+    if names is not None:
+        return [str(n) if isinstance(n, np.str_) else n for n in np.asarray(names).tolist()]
+    if _is_booster(model, "lightgbm"):
+        names = list(model.feature_name())
+        return None if names == [f"Column_{i}" for i in range(len(names))] else names
+    if _is_booster(model, "xgboost"):
+        return None if model.feature_names is None else list(model.feature_names)
+    return None
 
 
 def feeder(model: object, native: Native | None = None) -> Callable[[pd.DataFrame], object] | None:
