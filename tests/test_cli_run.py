@@ -31,6 +31,7 @@ def _run(inputs, out, *extra, model="pipeline.pkl"):
 # ---------------------------------------------------------------- what is printed
 
 
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # matplotlib 3.8's first import on pyparsing 3.3
 def test_quiet_prints_nothing_and_writes_everything(run_inputs, tmp_path):  # noqa: F811
     code, stdout, stderr = _run(run_inputs, tmp_path / "out", "--quiet")
     assert code == 0 and stdout == "" and stderr == ""
@@ -136,12 +137,21 @@ BAD = [
     (["--random-state", "1"], 2, "--ci-level and --random-state apply to a bootstrap: add --bootstrap B."),
     (["--ci-level", "1.5", "--bootstrap", "5"], 2, "argument --ci-level: must be a number between 0 and 1, got '1.5'"),
     (["--bootstrap", "-1"], 2, "argument --bootstrap: must be an integer >= 0, got '-1'"),
-    (["--dtype", "firm"], 2, "--dtype: 'firm' is not COLUMN:TYPE (e.g. zip:string)."),
+    (["--dtype", "firm"], 2, "--dtype: 'firm' is not COLUMN=TYPE (e.g. zip=string)."),
+    (["--dtype", "firm="], 2, "--dtype: 'firm=' is not COLUMN=TYPE (e.g. zip=string)."),
+    (["--dtype", "=int64"], 2, "--dtype: '=int64' is not COLUMN=TYPE (e.g. zip=string)."),
+    (["--dtype", "firm=nosuchtype"], 2, "--dtype: 'nosuchtype' (in 'firm=nosuchtype') is not a pandas dtype"),
     (["--dtype", "firm:nosuchtype"], 2, "--dtype: 'nosuchtype' (in 'firm:nosuchtype') is not a pandas dtype"),
-    (["--dtype", "nosuch:int64"], 2, "--dtype: ['nosuch'] are not columns of the data"),
+    (["--dtype", "nosuch=int64"], 2, "--dtype: ['nosuch'] are not columns of the data"),
+    (["--dtype", "nosuch=category"], 2, "--dtype: ['nosuch'] are not columns of the data"),
     (["--categorical", "nosuch"], 2, "--categorical: ['nosuch'] are not columns of the data"),
-    (["--dtype", "firm:float64"], 1, "--data: could not read"),
-    (["--dtype", "firm:int64", "firm:string"], 2, "--dtype: column 'firm' is given twice."),
+    (["--dtype", "firm=float64"], 2, "--dtype firm=float64: column 'firm' of "),
+    (["--dtype", "value=float64", "year=int8"], 2, "--dtype year=int8: column 'year' holds values int8 cannot hold "
+                                                    "exactly (e.g. [1935, 1936, 1937]); choose a wider type."),
+    (["--dtype", "year=UInt8"], 2, "--dtype year=UInt8: column 'year' "),
+    (["--dtype", "value=int64"], 2, "--dtype value=int64: column 'value' of "),  # fractions
+    (["--dtype", "firm=Int16"], 2, "--dtype firm=Int16: column 'firm' of "),
+    (["--dtype", "firm=int64", "firm:string"], 2, "--dtype: column 'firm' is given twice."),
 ]
 
 
@@ -163,7 +173,7 @@ def test_dtype_string_keeps_leading_zeros(tmp_path):
                                                                                         index=False)
     (tmp_path / "m.pkl").write_bytes(pickle.dumps(ZipModel()))
     code, _, stderr = run_main(["run", "--data", tmp_path / "d.csv", "--model", tmp_path / "m.pkl", "--features",
-                                "zip", "--dtype", "zip:string", "--categorical", "zip", "--out", tmp_path / "out"])
+                                "zip", "--dtype", "zip=string", "--categorical", "zip", "--out", tmp_path / "out"])
     assert code == 0, stderr
     table = pd.read_csv(tmp_path / "out" / "ale_zip.csv", dtype={"zip": str})
     assert sorted(table["zip"]) == ["007", "070", "700"]
@@ -177,8 +187,30 @@ class ZipModel:
         return frame["x"].to_numpy() + frame["zip"].astype(str).str.count("7").to_numpy()
 
 
-def test_parse_dtypes_splits_at_the_last_colon():
-    assert parse_dtypes(["a:b:int64", "c:category"]) == {"a:b": np.dtype("int64"), "c": pd.CategoricalDtype()}
+def test_parse_dtypes_splits_before_the_type():
+    assert parse_dtypes(["a:b:int64", "c=category", "d=e=string"]) == {
+        "a:b": np.dtype("int64"), "c": pd.CategoricalDtype(), "d=e": pd.StringDtype()}
+    assert list(parse_dtypes(["t=timestamp[ns, tz=UTC][pyarrow]"])) == ["t"]  # a type name holding '='
+
+
+def test_a_parquet_column_that_cannot_take_the_dtype_is_named(run_inputs, tmp_path):  # noqa: F811
+    pytest.importorskip("pyarrow")
+    read_csv(run_inputs / "grunfeld.csv").to_parquet(tmp_path / "d.parquet")
+    code, _, stderr = run_main(["run", "--data", tmp_path / "d.parquet", "--model", run_inputs / "pipeline.pkl",
+                                "--features", "value", "--dtype", "firm=float64", "--out", tmp_path / "out"])
+    assert code == 2 and "--dtype firm=float64: column 'firm' cannot be read as float64: " in stderr
+    # astype would wrap 1935 to int8 and cut 1.5 to 1 without a word: refused
+    for entry, message in [("year=int8", "--dtype year=int8: column 'year' holds values int8 cannot hold exactly "
+                                         "(e.g. [1935, 1936, 1937]); choose a wider type."),
+                           ("value=int64", "--dtype value=int64: column 'value' holds values int64 cannot hold "
+                                           "exactly (e.g. [3078.5, 4661.7, 5387.1]); choose a wider type.")]:
+        code, _, stderr = run_main(["run", "--data", tmp_path / "d.parquet", "--model", run_inputs / "pipeline.pkl",
+                                    "--features", "value", "--dtype", entry, "--out", tmp_path / "out"])
+        assert code == 2 and message in stderr, stderr
+    code, _, stderr = run_main(["run", "--data", tmp_path / "d.parquet", "--model", run_inputs / "pipeline.pkl",
+                                "--features", "value", "--dtype", "year=int16", "capital=Float64", "--out",
+                                tmp_path / "out"])
+    assert code == 0, stderr
 
 
 @pytest.fixture(scope="module")

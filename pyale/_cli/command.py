@@ -130,9 +130,10 @@ def _add_job_options(command, *, conventions: list[str], default: str, conventio
     types.add_argument("--categorical", nargs="+", action="extend", default=[], metavar="COLUMN",
                        help="make these columns pandas Categoricals, their values (as read: numbers stay "
                             "numbers) the categories")
-    types.add_argument("--dtype", nargs="+", action="extend", default=[], metavar="COLUMN:TYPE",
+    types.add_argument("--dtype", nargs="+", action="extend", default=[], metavar="COLUMN=TYPE",
                        help="read a column as a pandas dtype (int64, float64, string, bool, Int64, category, "
-                            "...), e.g. zip:string keeps 007 as written; split at the last ':'")
+                            "...), e.g. zip=string keeps 007 as written (COLUMN:TYPE works too; split at the "
+                            "last '=' or ':' before a dtype name)")
     command.add_argument("-q", "--quiet", action="store_true",
                          help="print nothing but warnings and errors (no progress, no summary lines)")
 

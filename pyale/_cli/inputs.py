@@ -74,29 +74,74 @@ def read_csv_exact(source):
     return pd.read_csv(source, **exact_csv_options())
 
 
+def _pandas_dtype(name: str):
+    import pandas as pd
+
+    try:
+        return pd.api.types.pandas_dtype(name)
+    except (TypeError, ValueError):
+        return None
+
+
+def split_dtype(entry: str) -> tuple[str, str, object]:
+    """One ``--dtype`` entry, ``COLUMN=TYPE`` (or ``COLUMN:TYPE``), as ``(column, type name, pandas dtype)``.
+
+    Column names may hold ``=`` and ``:`` themselves, and a few type names
+    hold ``=`` (``timestamp[ns, tz=UTC][pyarrow]``): the entry is split at
+    the rightmost ``=`` or ``:`` whose right-hand side is a pandas dtype.
+    """
+    cuts = [i for i, char in enumerate(entry) if char in "=:"]
+    if not cuts:
+        raise CommandError(f"--dtype: {entry!r} is not COLUMN=TYPE (e.g. zip=string).", EXIT_USAGE)
+    for cut in reversed(cuts):
+        column, name = entry[:cut], entry[cut + 1:]
+        dtype = _pandas_dtype(name) if name else None
+        if dtype is not None:
+            if not column:
+                break
+            return column, name, dtype
+    column, name = entry[:cuts[-1]], entry[cuts[-1] + 1:]
+    if not column or not name:
+        raise CommandError(f"--dtype: {entry!r} is not COLUMN=TYPE (e.g. zip=string).", EXIT_USAGE)
+    raise CommandError(
+        f"--dtype: {name!r} (in {entry!r}) is not a pandas dtype; use e.g. int64, float64, string, bool, Int64, "
+        "category.", EXIT_USAGE)
+
+
 def parse_dtypes(entries: list[str] | None) -> dict:
-    """``--dtype COL:TYPE ...`` as ``{column: pandas dtype}`` (split at the last colon).
+    """``--dtype COLUMN=TYPE ...`` as ``{column: pandas dtype}`` (see :func:`split_dtype`).
 
     TYPE is any pandas dtype name: ``int64``, ``float64``, ``string``,
     ``bool``, ``Int64``, ``category``, ...
     """
-    import pandas as pd
-
     out = {}
     for entry in entries or []:
-        column, colon, name = entry.rpartition(":")
-        if not colon or not column or not name:
-            raise CommandError(f"--dtype: {entry!r} is not COLUMN:TYPE (e.g. zip:string).", EXIT_USAGE)
-        try:
-            dtype = pd.api.types.pandas_dtype(name)
-        except TypeError:
-            raise CommandError(
-                f"--dtype: {name!r} (in {entry!r}) is not a pandas dtype; use e.g. int64, float64, string, bool, "
-                "category.", EXIT_USAGE) from None
+        column, _, dtype = split_dtype(entry)
         if column in out:
             raise CommandError(f"--dtype: column {column!r} is given twice.", EXIT_USAGE)
         out[column] = dtype
     return out
+
+
+def _check_columns(columns: list, dtypes: dict, categories: list) -> None:
+    for option, names in (("--dtype", list(dtypes)), ("--categorical", categories)):
+        unknown = [c for c in names if c not in columns]
+        if unknown:
+            raise CommandError(f"{option}: {unknown!r} are not columns of the data; its columns are {columns!r}.",
+                               EXIT_USAGE)
+
+
+def _read_error(path: Path, plain: dict, read_as: dict, exc: Exception) -> CommandError:
+    """The error of a CSV that cannot be read: the ``--dtype`` column that fails, when one does."""
+    import pandas as pd
+
+    for column, dtype in plain.items():
+        try:
+            pd.read_csv(path, usecols=[column], dtype={column: read_as[column]}, **exact_csv_options())
+        except Exception as column_exc:  # noqa: BLE001 - pandas' conversion errors
+            return CommandError(f"--dtype {column}={dtype}: column {column!r} of {str(path)!r} cannot be read as "
+                                f"{dtype}: {column_exc}", EXIT_USAGE)
+    return CommandError(f"--data: could not read {str(path)!r}: {exc}")
 
 
 def _read_data(path: Path, dtypes: dict | None = None, categorical: list | None = None):
@@ -122,28 +167,32 @@ def _read_data(path: Path, dtypes: dict | None = None, categorical: list | None 
     categories = list(dict.fromkeys([*(categorical or []),
                                      *(c for c, d in dtypes.items() if isinstance(d, pd.CategoricalDtype))]))
     plain = {c: d for c, d in dtypes.items() if not isinstance(d, pd.CategoricalDtype)}
+    # A CSV's narrow integer columns are read at 64 bits and then narrowed with a check (pandas 2 wraps overflows)
+    read_as = {c: _wide(d) or d for c, d in plain.items()}
     try:
         if suffix == ".csv":
-            data = pd.read_csv(path, dtype=plain or None, **exact_csv_options())
+            if plain:  # the header first: an unknown column is named before the file is read
+                header = pd.read_csv(path, nrows=0)
+                _check_columns([str(c) for c in header.columns], plain, [])
+            try:
+                data = pd.read_csv(path, dtype=read_as or None, **exact_csv_options())
+            except (ValueError, TypeError, OverflowError) as exc:
+                raise _read_error(path, plain, read_as, exc) from exc
         else:
             data = pd.read_parquet(path)
+    except CommandError:
+        raise
     except ImportError as exc:
         raise CommandError(
             f"--data: reading Parquet needs pyarrow (pip install pyarrow): {exc}"
         ) from exc
     except Exception as exc:  # noqa: BLE001 - parser errors of every reader
-        given = f" with --dtype {', '.join(f'{c}:{d}' for c, d in plain.items())}" if plain else ""
-        raise CommandError(f"--data: could not read {str(path)!r}{given}: {exc}") from exc
+        raise CommandError(f"--data: could not read {str(path)!r}: {exc}") from exc
     if data.shape[0] == 0 or data.shape[1] == 0:
         raise CommandError(f"--data: {str(path)!r} holds no rows or no columns.")
-    columns = [str(c) for c in data.columns]
-    for option, names in (("--dtype", list(dtypes)), ("--categorical", categories)):
-        unknown = [c for c in names if c not in columns]
-        if unknown:
-            raise CommandError(f"{option}: {unknown!r} are not columns of the data; its columns are {columns!r}.",
-                               EXIT_USAGE)
+    _check_columns([str(c) for c in data.columns], dtypes, categories)
     for column, dtype in plain.items():
-        if suffix != ".csv" and data[column].dtype != dtype:
+        if data[column].dtype != dtype:
             data[column] = _converted(data[column], dtype, column)
     for column in categories:
         if not isinstance(data[column].dtype, pd.CategoricalDtype):
@@ -151,11 +200,48 @@ def _read_data(path: Path, dtypes: dict | None = None, categorical: list | None 
     return data
 
 
+def _integer_kind(dtype) -> str | None:
+    """``'i'`` or ``'u'`` for a NumPy or pandas (nullable) integer dtype, else None."""
+    numpy_dtype = getattr(dtype, "numpy_dtype", dtype)
+    kind = getattr(numpy_dtype, "kind", None)
+    return kind if kind in ("i", "u") else None
+
+
+def _wide(dtype):
+    """The 64-bit integer dtype to read a narrower integer ``dtype`` with (pandas 2 wraps overflows), or None."""
+    import numpy as np
+    import pandas as pd
+
+    kind = _integer_kind(dtype)
+    if kind is None or np.dtype(getattr(dtype, "numpy_dtype", dtype)).itemsize >= 8:
+        return None
+    if isinstance(dtype, np.dtype):
+        return np.dtype(f"{kind}8")
+    if isinstance(dtype, pd.api.extensions.ExtensionDtype) and type(dtype).__module__.startswith("pandas.core"):
+        return pd.api.types.pandas_dtype("Int64" if kind == "i" else "UInt64")
+    return None
+
+
 def _converted(column, dtype, name):
+    """``column.astype(dtype)``, refused when an integer dtype would change a number (overflow, fractions)."""
+    import pandas as pd
+
     try:
-        return column.astype(dtype)
+        converted = column.astype(dtype)
     except Exception as exc:  # noqa: BLE001 - pandas' conversion errors
-        raise CommandError(f"--dtype: column {name!r} cannot be read as {dtype}: {exc}") from exc
+        raise CommandError(f"--dtype {name}={dtype}: column {name!r} cannot be read as {dtype}: {exc}",
+                           EXIT_USAGE) from exc
+    if _integer_kind(dtype) and pd.api.types.is_numeric_dtype(column.dtype):
+        try:
+            back = converted.astype(column.dtype)
+            changed = ~((back == column).fillna(False).to_numpy(bool) | (back.isna() & column.isna()).to_numpy(bool))
+        except Exception:  # noqa: BLE001 - a comparison that fails: the values cannot be the same
+            changed = None
+        if changed is None or changed.any():
+            shown = [] if changed is None else column[changed].head(3).tolist()
+            raise CommandError(f"--dtype {name}={dtype}: column {name!r} holds values {dtype} cannot hold exactly "
+                               f"(e.g. {shown!r}); choose a wider type.", EXIT_USAGE)
+    return converted
 
 
 def _read_model(path: Path, r_predict_type: str | None):
@@ -292,7 +378,7 @@ def check_categories(model, X) -> None:
                 f"column {column!r} holds {values[:5]!r} that are not among the categories the lightgbm model "
                 f"was trained on ({shown!r}); lightgbm would read them as missing values. Categories must "
                 f"match in type too (the text '1' is not the number 1): read the column with "
-                f"--dtype {column}:string or --dtype {column}:int64 (and --categorical {column}).", EXIT_USAGE)
+                f"--dtype {column}=string or --dtype {column}=int64 (and --categorical {column}).", EXIT_USAGE)
 
 
 def _require_declared(package: str, learnt: list, given: list, X) -> None:

@@ -324,9 +324,11 @@ def python_setup(args, X: pd.DataFrame, r_model: bool, response=_TYPED) -> str:
         imports += ["import joblib"] if path.lower().endswith(".joblib") else []
         imports.append("from pyale._core.adapters import adapt_model")
     options = "".join(f", {k}={v!r}" for k, v in exact_csv_options().items()) if reader == "read_csv" else ""
+    from .inputs import split_dtype
+
     dtypes = {}
-    for entry in getattr(args, "dtype", None) or []:  # --dtype COL:TYPE, as the command read them
-        column, _, name = entry.rpartition(":")
+    for entry in getattr(args, "dtype", None) or []:  # --dtype COLUMN=TYPE, as the command read them
+        column, name, _ = split_dtype(entry)
         dtypes[column] = name
     categorical = list(dict.fromkeys([*(getattr(args, "categorical", None) or []),
                                       *(c for c, d in dtypes.items() if d == "category")]))
