@@ -363,7 +363,8 @@ def ale(
     adapter, caller = job.caller_for(model, response)
     draws = job.draws(n_bootstrap, random_state) if n_bootstrap else None
     plans, names = [p for _, _, p in job.planned], [n for n, _, _ in job.planned]
-    with effect_progress(progress, caller, job.X, plans, names=names):
+    in_memory = job.X if job.data is None else None  # a Dask or Spark frame's rows are counted on workers
+    with effect_progress(progress, caller, in_memory, plans, names=names):
         estimates = job.estimate(caller, model, draws)
     outputs = _output_names(adapter, caller)
     normaliser = job.normalisers(caller, len(outputs))

@@ -167,6 +167,14 @@ def test_an_automatic_bar_waits_before_it_appears(monkeypatch):
     assert "100%" in stream.getvalue() and "[1/1] 'x'" in stream.getvalue()
 
 
+def test_a_dask_frame_gets_no_bar_of_its_schema(recorder, capsys):
+    dd = pytest.importorskip("dask.dataframe")
+    frame = data(n=90).assign(g=lambda d: d["g"].astype(str))
+    result = pyale.ale(lambda d: d["x"] * 2.0 + d["z"], dd.from_pandas(frame, npartitions=3), "x", progress=True)
+    assert recorder == [] and capsys.readouterr().err == ""  # its rows are on the workers, not in the schema
+    assert result.effects.shape[0] == len(result.grid[0])
+
+
 def test_nothing_is_printed_by_default(capsys):
     pyale.ale(Counting(), data(), ["x", "g", ("x", "z")])
     pyale.FeatureEffects(pyale.Predictor(predict_function=Counting(), data=data()))
