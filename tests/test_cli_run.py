@@ -69,7 +69,7 @@ def test_help_documents_the_options():
     code, stdout, _ = run_main(["run", "--help"])
     assert code == 0
     for option in ("--quiet", "--print-tables", "--progress", "--categorical", "--dtype", "--bootstrap",
-                   "--ci-level", "--random-state", "--weights", "effects.html", "feature_names_in_"):
+                   "--ci-level", "--random-state", "--weights", "effects.html", "Booster"):
         assert option in stdout, option
     code, stdout, _ = run_main(["validate", "--help"])
     assert code == 0 and "--categorical" in stdout and "--dtype" in stdout and "--quiet" in stdout
@@ -260,8 +260,8 @@ def test_a_model_trained_on_categories_works_from_csv_as_from_parquet(categorica
     summary = (tmp_path / "csv" / "summary.md").read_text()
     assert "model inputs x, region, kind" in summary  # id and y left out: the model names its features
     for stem in ("ale_x", "ale_region", "ale_kind", "ale_region_x"):
-        csv, parquet = (tmp_path / "csv" / f"{stem}.csv").read_text(), (tmp_path / "parquet" / f"{stem}.csv").read_text()
-        assert csv == parquet
+        csv = (tmp_path / "csv" / f"{stem}.csv").read_text()
+        assert csv == (tmp_path / "parquet" / f"{stem}.csv").read_text()
     # the training frame lists the categories as 3, 2, 1, the CSV's are sorted: the level order may come out
     # reversed (the MDS axis's sign, see PARITY.md), each level's effect is the same
     expected = pyale.ale(models[name], train, "region", n_intervals=6)

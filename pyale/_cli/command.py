@@ -178,9 +178,10 @@ def build_parser() -> argparse.ArgumentParser:
             "model output; the band with --bootstrap), and for the run summary.md, effects.html (one "
             "self-contained page of all effects) and manifest.json (feature names -> files, and the "
             "options used). Columns the model does not use are left out when it names its features "
-            "(scikit-learn's feature_names_in_, a lightgbm or xgboost Booster's feature names); otherwise "
-            "give --drop. stdout gets one line per effect (kind, grid, range, files); --print-tables adds "
-            "the tables. File names are the feature names made safe, with a short hash when that changed "
+            "(a scikit-learn model fitted on a DataFrame, a lightgbm or xgboost Booster with feature "
+            "names); otherwise give --drop. stdout gets one line per effect (kind, grid, range, files); "
+            "--print-tables adds the tables. File names are the feature names made safe, with a short "
+            "hash when that changed "
             "a name or two would coincide. Only load model files you trust: unpickling runs code."
         ),
         epilog=(
