@@ -194,7 +194,13 @@ def as_pandas(X: object, *, param: str, caller: str, feature_names: Sequence | N
     if kind not in ("polars", "pyarrow") or type(X).__name__ not in ("DataFrame", "Table"):
         shown = type(X).__name__ if kind == "builtins" else f"{kind}.{type(X).__name__}"
         raise TypeError(f"The {param!r} parameter of {caller} must be {_SUPPORTED}. Got {shown} instead.")
-    import narwhals as nw
+    try:
+        import narwhals as nw
+    except ImportError as exc:  # an extra, not a core dependency
+        raise ImportError(
+            f"The {param!r} parameter of {caller} is a {kind} {type(X).__name__}; reading it needs narwhals: "
+            "pip install \"pyale-r[frames]\" (or pip install narwhals), or pass X.to_pandas()."
+        ) from exc
 
     frame = nw.from_native(X, eager_only=True, pass_through=True)
     if not isinstance(frame, nw.DataFrame):

@@ -114,7 +114,7 @@ def open_bar(progress: bool | None, *, total: float, unit: str, desc: str, strea
     except ImportError as exc:
         if progress is None:
             return _NoBar()
-        raise ImportError("progress=True needs tqdm (pip install tqdm).") from exc
+        raise ImportError('progress=True needs tqdm: pip install "pyale-r[progress]" (or pip install tqdm).') from exc
     options = {"total": total, "unit": unit, "unit_scale": total >= 10_000, "desc": desc, "dynamic_ncols": True,
                "delay": AUTO_DELAY if progress is None else 0.0}
     if stream is None and in_notebook():

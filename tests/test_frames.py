@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 import warnings
 
 import numpy as np
@@ -231,3 +232,13 @@ def test_bad_feature_names(names, error, message):
 def test_feature_names_do_not_rename_a_frame():
     with pytest.raises(ValueError, match=re.escape("The 'feature_names' parameter of ale applies to a NumPy array X")):
         pyale.ale(lambda d: d["x"], pandas_frame(), "x", feature_names=["a", "b", "c", "d"])
+
+
+def test_polars_without_narwhals_names_the_extra(monkeypatch):
+    pl = pytest.importorskip("polars")
+    monkeypatch.setitem(sys.modules, "narwhals", None)  # narwhals is the `frames` extra, not a core dependency
+    X = pl.DataFrame({"x": [1.0, 2.0, 3.0], "z": [0.0, 1.0, 0.0]})
+    with pytest.raises(ImportError, match=re.escape(
+            "The 'X' parameter of ale is a polars DataFrame; reading it needs narwhals: "
+            "pip install \"pyale-r[frames]\"")):
+        pyale.ale(lambda d: d["x"], X, "x")

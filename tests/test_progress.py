@@ -184,7 +184,7 @@ def test_nothing_is_printed_by_default(capsys):
 
 def test_without_tqdm_a_requested_bar_is_an_import_error(monkeypatch):
     monkeypatch.setitem(sys.modules, "tqdm.std", None)
-    with pytest.raises(ImportError, match=re.escape("progress=True needs tqdm (pip install tqdm).")):
+    with pytest.raises(ImportError, match=re.escape("progress=True needs tqdm: pip install \"pyale-r[progress]\" (or pip install tqdm).")):
         pyale.ale(Counting(), data(), "x", progress=True)
     monkeypatch.delenv("PYTEST_CURRENT_TEST", raising=False)
     monkeypatch.setattr(sys, "stderr", FakeTTY())
