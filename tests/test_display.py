@@ -109,6 +109,36 @@ def test_from_estimator_draws_curves_bars_and_surfaces():
     segments = display.deciles_vlines_[0, 0].get_segments()
     assert_allclose([s[0][0] for s in segments], expected, rtol=0)
     assert display.deciles_hlines_[1, 0] is not None
+    # a categorical first axis has no decile ticks; its numeric second axis has them (not swapped)
+    assert display.deciles_vlines_[1, 1] is None and display.deciles_hlines_[1, 1] is not None
+
+
+def _with_second_level(d):
+    return model(d) + 0.5 * (d["tier"] == "gold") * d["age"] / 50 - 0.2 * (d["tier"] == "silver")
+
+
+def test_ale_package_pairs_with_levels_on_either_axis_are_drawn():
+    """conventions='ale' gives numeric x categorical and categorical x categorical pairs too."""
+    X = frame().assign(tier=pd.Categorical(np.random.default_rng(9).choice(["bronze", "silver", "gold"], 400)))
+    display = ALEDisplay.from_estimator(_with_second_level, X, [("age", "tier"), ("job", "tier")],
+                                        conventions="ale", deciles=True)
+    numeric_levels, both_levels = display.results
+    assert numeric_levels.kind == "numeric x categorical" and both_levels.kind == "categorical x categorical"
+    # numeric x categorical: one band of colour per level along the numeric edges, level names on y
+    rows = display.images_[0, 0]
+    assert len(rows) == len(numeric_levels.grid[1])
+    for j, mesh in enumerate(rows):
+        assert_allclose(np.asarray(mesh.get_array()).reshape(2, -1), np.vstack([numeric_levels.effects[:, j, 0]] * 2),
+                        rtol=0)
+    assert [t.get_text() for t in display.axes_[0, 0].get_yticklabels()] == [str(v) for v in numeric_levels.grid[1]]
+    assert display.deciles_vlines_[0, 0] is not None and display.deciles_hlines_[0, 0] is None
+    # categorical x categorical: one flat cell per pair of levels
+    (mesh,) = display.images_[0, 1]
+    assert_allclose(np.asarray(mesh.get_array()).ravel(), both_levels.effects[..., 0].T.ravel(), rtol=0)
+    assert [t.get_text() for t in display.axes_[0, 1].get_xticklabels()] == [str(v) for v in both_levels.grid[0]]
+    assert [t.get_text() for t in display.axes_[0, 1].get_yticklabels()] == [str(v) for v in both_levels.grid[1]]
+    assert display.deciles_vlines_[0, 1] is None and display.deciles_hlines_[0, 1] is None
+    assert_no_text_cut(display.figure_)
 
 
 def test_rug_shows_the_data_and_sharey_gives_one_range():

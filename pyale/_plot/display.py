@@ -379,8 +379,7 @@ class ALEDisplay:
                 self.images_[where], self.contours_[where] = drawn["images"], drawn["contours"]
                 self.contour_labels_[where], self.colorbars_[where] = drawn["contour_labels"], drawn["colorbar"]
                 self.empty_cells_[where] = drawn["empty_cells"]
-                self.deciles_vlines_[where] = drawn["deciles"][0] if drawn["deciles"] else None
-                self.deciles_hlines_[where] = drawn["deciles"][-1] if len(drawn["deciles"]) > 1 else None
+                self.deciles_vlines_[where], self.deciles_hlines_[where] = drawn["deciles"]
                 continue
             if result.kind == "categorical":
                 drawn = draw_bars(axis, result, outputs, bar_kw=bar_kw, band=band, band_kw=band_kw, kwargs=kwargs)

@@ -203,21 +203,47 @@ def draw_surface(ax, result, position, name, *, norm, image_kw, contour_kw, deci
 
     figure = ax.figure
     z = np.asarray(result.effects, dtype=float)[..., position]
-    categorical = result.kind.startswith("categorical")
-    edges2 = np.asarray(result.grid[1], dtype=float)
+    kinds = result.kind.split(" x ")  # R's ale package also gives numeric x categorical and categorical pairs
+    first_levels = kinds[0] == "categorical"
+    second_levels = len(kinds) > 1 and kinds[1] == "categorical"
     style = _merge({"cmap": "RdBu_r", "norm": norm, "shading": "gouraud", "rasterized": True}, image_kw)
     drawn = {"images": [], "contours": None, "contour_labels": [], "empty_cells": [], "colorbar": None,
-             "deciles": []}
-    if categorical:
+             "deciles": [None, None]}  # the first axis' ticks (vertical lines), the second's
+    if first_levels and second_levels:  # one flat cell per pair of levels
+        n1, n2 = z.shape
+        flat = dict(style, shading="flat")
+        drawn["images"].append(ax.pcolormesh(np.arange(n1 + 1) - 0.5, np.arange(n2 + 1) - 0.5, z.T, **flat))
+        level_ticks(ax, np.arange(n1), list(result.grid[0]))
+        level_ticks(ax, np.arange(n2), list(result.grid[1]), axis="y")
+        ax.set_xlim(-0.5, n1 - 0.5)
+        ax.set_ylim(-0.5, n2 - 0.5)
+        x_cells = [(i - 0.5, 1.0) for i in range(n1)]
+        y_cells = [(j - 0.5, 1.0) for j in range(n2)]
+    elif first_levels:
+        edges2 = np.asarray(result.grid[1], dtype=float)
         levels = list(result.grid[0])
         for i in range(len(levels)):
             column = np.vstack([z[i], z[i]]).T
             drawn["images"].append(ax.pcolormesh([i - 0.4, i + 0.4], edges2, column, **style))
         level_ticks(ax, np.arange(len(levels)), levels)
         ax.set_xlim(-0.6, len(levels) - 0.4)
-        cells = [(i - 0.4, 0.8) for i in range(len(levels))]
+        ax.set_ylim(edges2[0], edges2[-1])
+        x_cells = [(i - 0.4, 0.8) for i in range(len(levels))]
+        y_cells = [(edges2[j], edges2[j + 1] - edges2[j]) for j in range(len(edges2) - 1)]
+    elif second_levels:
+        edges1 = np.asarray(result.grid[0], dtype=float)
+        levels = list(result.grid[1])
+        for j in range(len(levels)):
+            row = np.vstack([z[:, j], z[:, j]])
+            drawn["images"].append(ax.pcolormesh(edges1, [j - 0.4, j + 0.4], row, **style))
+        level_ticks(ax, np.arange(len(levels)), levels, axis="y")
+        ax.set_xlim(edges1[0], edges1[-1])
+        ax.set_ylim(-0.6, len(levels) - 0.4)
+        x_cells = [(edges1[i], edges1[i + 1] - edges1[i]) for i in range(len(edges1) - 1)]
+        y_cells = [(j - 0.4, 0.8) for j in range(len(levels))]
     else:
         edges1 = np.asarray(result.grid[0], dtype=float)
+        edges2 = np.asarray(result.grid[1], dtype=float)
         drawn["images"].append(ax.pcolormesh(edges1, edges2, z.T, **style))
         levels = _contour_levels(z)
         lines = _merge({"colors": "black", "linewidths": 0.6, "levels": levels}, contour_kw)
@@ -225,24 +251,24 @@ def draw_surface(ax, result, position, name, *, norm, image_kw, contour_kw, deci
             drawn["contours"] = ax.contour(edges1, edges2, z.T, **lines)
             drawn["contour_labels"] = label_contours(ax, drawn["contours"], (edges1[0], edges1[-1]),
                                                      (edges2[0], edges2[-1]), fmt=_fmt)
-        cells = [(edges1[i], edges1[i + 1] - edges1[i]) for i in range(len(edges1) - 1)]
         ax.set_xlim(edges1[0], edges1[-1])
-    ax.set_ylim(edges2[0], edges2[-1])
+        ax.set_ylim(edges2[0], edges2[-1])
+        x_cells = [(edges1[i], edges1[i + 1] - edges1[i]) for i in range(len(edges1) - 1)]
+        y_cells = [(edges2[j], edges2[j + 1] - edges2[j]) for j in range(len(edges2) - 1)]
     counts = np.asarray(result.counts)
     for i, j in np.argwhere(counts == 0):
-        left, width = cells[i]
-        patch = Rectangle((left, edges2[j]), width, edges2[j + 1] - edges2[j], fill=False, hatch="/",
-                          edgecolor="0.55", linewidth=0)
+        (left, width), (bottom, height) = x_cells[i], y_cells[j]
+        patch = Rectangle((left, bottom), width, height, fill=False, hatch="/", edgecolor="0.55", linewidth=0)
         ax.add_patch(patch)
         drawn["empty_cells"].append(patch)
     if deciles is not None:
         first, second = deciles
-        if first is not None and not categorical:
+        if first is not None and not first_levels:
             bottom = transforms.blended_transform_factory(ax.transData, ax.transAxes)
-            drawn["deciles"].append(ax.vlines(first, 0.0, 0.05, transform=bottom, color="black"))
-        if second is not None:
+            drawn["deciles"][0] = ax.vlines(first, 0.0, 0.05, transform=bottom, color="black")
+        if second is not None and not second_levels:
             left = transforms.blended_transform_factory(ax.transAxes, ax.transData)
-            drawn["deciles"].append(ax.hlines(second, 0.0, 0.05, transform=left, color="black"))
+            drawn["deciles"][1] = ax.hlines(second, 0.0, 0.05, transform=left, color="black")
     drawn["colorbar"] = figure.colorbar(drawn["images"][0], ax=ax)
     drawn["colorbar"].set_label(effect_label(name), **AS_WRITTEN)
     ax.set_xlabel(str(result.features[0]), **AS_WRITTEN)
