@@ -493,3 +493,19 @@ def test_center_warns_and_does_nothing_for_ale(predictor):
     with pytest.warns(UserWarning, match="not for ALE"):
         effect.center(0.5)
     pd.testing.assert_frame_equal(effect.results, before)
+
+
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        # A 3-D answer was read as its first column, silently.
+        (lambda n: np.zeros((n, 1, 2)), "predict_function must return one number (or one row of numbers) per row "
+                                        "of newdata; got shape (6, 1, 2) for 6 row(s)"),
+        (lambda n: np.zeros((n, 0)), "predict_function returned no output (an array of shape (6, 0)"),
+    ],
+)
+def test_predictor_refuses_answers_that_are_not_one_row_per_row(answer, message):
+    X = pd.DataFrame({"x": np.arange(6.0), "z": np.arange(6.0) ** 2})
+    predictor = Predictor(predict_function=lambda d: answer(d.shape[0]), data=X)
+    with pytest.raises(PredictionError, match=re.escape(message)):
+        FeatureEffect(predictor, "x")

@@ -70,6 +70,8 @@ def _as_prediction_frame(raw: object, model: object, *, without_model: bool = Fa
     if isinstance(raw, pd.Series) and isinstance(raw.dtype, pd.CategoricalDtype):
         return _one_hot(raw.to_numpy(dtype=object), list(raw.dtype.categories))
     values = np.asarray(raw)
+    if values.ndim > 2 or values.ndim == 2 and values.shape[1] == 0:
+        return values  # refused by the model caller's checks (no silent first column of a 3-D answer)
     if values.dtype.kind in "OUSb" and values.ndim == 1:
         classes = getattr(model, "classes_", None)
         if classes is None:
