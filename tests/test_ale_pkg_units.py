@@ -73,6 +73,32 @@ def test_binary_levels_in_r_order():
     assert binary_levels(pd.Series(["q", "p", "q"])) == ["p", "q"]
 
 
+@pytest.mark.parametrize(
+    ("column", "error", "message"),
+    [
+        # A numeric column with two values and a missing one is binary: its rows were dropped silently.
+        (pd.Series([1.0, 2.0, np.nan, 1.0]), ValueError,
+         "Column 'x' has 1 missing value(s) (first at index 2); ALE needs complete data in the feature."),
+        (pd.Series(pd.array([True, None, False], dtype="boolean")), ValueError,
+         "Column 'x' has 1 missing value(s) (first at index 1)"),
+        # A boolean column is binary whatever its values: one value was an IndexError.
+        (pd.Series([True, True, True]), ValueError, "Column 'x' has a single value True in the data;"),
+        (pd.Series(pd.array([False, False], dtype="boolean")), ValueError,
+         "Column 'x' has a single value False in the data;"),
+    ],
+)
+def test_ale_axis_refuses_missing_values_and_single_valued_binaries(column, error, message):
+    from pyale._alepkg.axes import ale_axis
+
+    X = pd.DataFrame({"x": column, "z": np.arange(column.shape[0], dtype=float)})
+    with pytest.raises(error, match=re.escape(message)):
+        ale_axis(X, "x", 10)
+    with pytest.raises(error, match=re.escape(message)):
+        import pyale
+
+        pyale.ale(lambda d: d["z"].to_numpy(), X, "x", conventions="ale")
+
+
 def test_r_labels():
     assert r_level_labels([False, True, 0.0, 1.0, 2.5, 100000.0, 3, "a"]) == \
         ["FALSE", "TRUE", "0", "1", "2.5", "1e+05", "3", "a"]

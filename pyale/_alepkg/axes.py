@@ -17,7 +17,7 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from .._core.ale_local import AleLevelAxis, AleNumericAxis, ale_numeric_bins
-from .._core.features import read_covariate, read_feature
+from .._core.features import missing_error, read_covariate, read_feature
 from .._core.levels import Covariate, level_distances
 from .._rbase import stable_order
 from .._rbase.lapack import cmdscale_1d_reference
@@ -100,6 +100,9 @@ def ale_axis(X: pd.DataFrame, name, max_num_bins: int, *, caller: str = "ALE") -
     if ptypes.is_datetime64_any_dtype(column.dtype) or ptypes.is_timedelta64_dtype(column.dtype):
         raise TypeError(f"Column {name!r} has dtype {column.dtype}; {caller} computes no ALE of dates or "
                         "durations. Convert it to numbers (e.g. days since a reference date) first.")
+    missing = column.isna().to_numpy()
+    if missing.any():  # R's ale refuses NA; a binary column's levels would silently drop those rows
+        raise missing_error(f"Column {name!r}", int(missing.sum()), f"index {column.index[missing.argmax()]!r}")
     ale_type = ale_var_type(column)
     if ale_type == "numeric":
         values = read_feature(column, label=f"Column {name!r}").values
@@ -117,6 +120,9 @@ def ale_axis(X: pd.DataFrame, name, max_num_bins: int, *, caller: str = "ALE") -
             levels, codes = list(feature.levels), feature.codes
         else:
             levels = binary_levels(column)
+            if len(levels) < 2:  # a boolean column is binary whatever its values
+                raise ValueError(f"Column {name!r} has a single value {levels[0]!r} in the data; its ALE is "
+                                 "undefined.")
             codes = _level_codes(column, levels)
         axis = AleLevelAxis(name, tuple(levels), np.arange(2, dtype=np.int64), known=(X, codes), ale_type="binary")
         return AleAxisInfo(name, ale_type, axis, tuple(levels), tuple(r_level_labels(levels)))
