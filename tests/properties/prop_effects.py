@@ -336,6 +336,11 @@ def run_checked(call: Call, model, X: pd.DataFrame, **kwargs) -> Outcome:
 # ---------------------------------------------------------------- what must happen
 
 
+def _distinct(series: pd.Series) -> int:
+    """Distinct non-missing values, by Python equality (pandas 2.x's ``nunique`` takes "a" and "a\x00" for one)."""
+    return len({(type(v), v) for v in series.dropna().astype(object).tolist()})
+
+
 def column_problem(case: FrameCase, name, rows=None) -> str | None:
     """Why column ``name`` cannot be a feature (None when it can)."""
     info = case.info(name)
@@ -354,7 +359,7 @@ def column_problem(case: FrameCase, name, rows=None) -> str | None:
         if x.min() == x.max():
             return "constant"
         return None
-    if series.astype(object).nunique() < 2:
+    if _distinct(series) < 2:
         return "single level"
     return None
 
@@ -378,7 +383,10 @@ def _level_order_problem(case: FrameCase, entry: tuple, rows) -> str | None:
             if other.name == name or other.kind == "categorical" or not other.missing:
                 continue
             present = X[other.name].notna().to_numpy()
-            if present.any() and not pd.Series(present).groupby(levels.to_numpy()).any().all():
+            seen: dict = {}  # per level (Python equality, see _distinct): any value present
+            for level, here in zip(levels.tolist(), present.tolist()):
+                seen[(type(level), level)] = seen.get((type(level), level), False) or here
+            if present.any() and not all(seen.values()):
                 return f"column {other.name!r} has only missing values within a level of {name!r}"
     return None
 
@@ -426,7 +434,7 @@ def _expected_under_ale_rules(case: FrameCase, call: Call, weights) -> tuple[str
                 return "refuse", f"column {name!r}: dtype {info.dtype}"
             if series.isna().any():
                 return "refuse", f"column {name!r}: missing values"
-            distinct = series.astype(object).nunique()
+            distinct = _distinct(series)
             if distinct < 2:
                 return "refuse", f"column {name!r}: a single value"
             if info.kind == "numeric":

@@ -70,11 +70,16 @@ class Component:
     def __call__(self, d: pd.DataFrame) -> np.ndarray:
         column = d[self.column]
         if self.categorical:
-            # One hash per distinct level (not per row): PD grids ask about many rows.
-            codes, uniques = pd.factorize(column.astype(object).to_numpy(), use_na_sentinel=True)
-            table = np.array([0.0 if _missing(v) else self.coef * _level_value(v, self.salt) for v in uniques]
-                             + [0.0])
-            return table[codes]  # code -1 (missing) reads the trailing 0.0
+            # One hash per distinct level (not per row): PD grids ask about many rows.  A Python dict,
+            # not pd.factorize: pandas 2.x's object hash table takes "a" and "a\x00" for one value.
+            table: dict = {}
+            out = np.empty(column.shape[0])
+            for i, v in enumerate(column.astype(object).tolist()):
+                key = (type(v), v) if not _missing(v) else None
+                if key not in table:
+                    table[key] = 0.0 if key is None else self.coef * _level_value(v, self.salt)
+                out[i] = table[key]
+            return out
         return self.at(read_numbers(column))
 
     def at(self, x) -> np.ndarray:
