@@ -16,7 +16,7 @@ from ._core.features import Feature, read_feature, require_intervals, require_le
 from ._core.grid import aleplot_edges, resolve_level_order
 from ._core.bounds import check_pair_cells, pair_cell_limit
 from ._results import ALEPlotResult
-from ._checks import check_bool, check_frame, check_int, is_tuple_label, resolve_column, resolve_pair
+from ._checks import check_bool, check_frame, check_int, check_pair_kinds, is_tuple_label, resolve_column, resolve_pair
 from ._frames import as_pandas
 from ._engine_plans import is_engine_frame, open_engine
 from ._engine_aleplot import engine_aleplot_pair, engine_main_effect
@@ -75,18 +75,9 @@ def read_pair(X, names, caller_name, param="J"):
     """
     first = read_feature(X[names[0]], label=f"Column {names[0]!r} ({param}[0])")
     second = read_feature(X[names[1]], label=f"Column {names[1]!r} ({param}[1])")
-    if second.categorical:
-        if first.categorical:
-            raise ValueError(
-                f"{caller_name} does not support a pair of two categorical features "
-                f"({names[0]!r}, {names[1]!r}); ALEPlot 1.1 handles numeric x numeric and "
-                "categorical x numeric only."
-            )
-        raise ValueError(
-            f"Column {names[1]!r} ({param}[1]) is categorical: {caller_name} needs the categorical "
-            f"feature first. Swap them: {param}=({names[1]!r}, {names[0]!r})."
-        )
+    check_pair_kinds(first.categorical, second.categorical, names, caller_name, param)
     return first, second
+
 
 
 def _numeric_edges(feature, K, label):

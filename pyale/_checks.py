@@ -40,6 +40,7 @@ __all__ = [
     "resolve_column",
     "resolve_pair",
     "is_tuple_label",
+    "check_pair_kinds",
 ]
 
 
@@ -322,3 +323,18 @@ def resolve_pair(X: pd.DataFrame, J: object, *, caller_name: str, param: str = "
             f"Got {items!r}, which both name column {names[0]!r}."
         )
     return names
+
+
+def check_pair_kinds(first_categorical: bool, second_categorical: bool, names, caller_name: str, param: str) -> None:
+    """ALEPlot's pair kinds: numeric x numeric, or categorical first (a clear error otherwise)."""
+    if second_categorical:
+        if first_categorical:
+            raise ValueError(
+                f"{caller_name} does not support a pair of two categorical features "
+                f"({names[0]!r}, {names[1]!r}); ALEPlot 1.1 handles numeric x numeric and "
+                "categorical x numeric only."
+            )
+        raise ValueError(
+            f"Column {names[1]!r} ({param}[1]) is categorical: {caller_name} needs the categorical "
+            f"feature first. Swap them: {param}=({names[1]!r}, {names[0]!r})."
+        )

@@ -17,7 +17,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from ._checks import check_numbers, type_label
+from ._checks import check_numbers, check_pair_kinds, type_label
 from ._core.bounds import check_pair_cells, pair_cell_limit
 from ._engines import column_checks
 from ._core.conventions import CONVENTIONS
@@ -171,17 +171,7 @@ def engine_read_pair(data: EngineData, names, caller_name: str, param: str = "J"
     """ALEPlot's pair rules (numeric x numeric, or categorical first) with read_pair's messages."""
     first = data.feature(names[0], f"Column {names[0]!r} ({param}[0])")
     second = data.feature(names[1], f"Column {names[1]!r} ({param}[1])")
-    if second.categorical:
-        if first.categorical:
-            raise ValueError(
-                f"{caller_name} does not support a pair of two categorical features "
-                f"({names[0]!r}, {names[1]!r}); ALEPlot 1.1 handles numeric x numeric and "
-                "categorical x numeric only."
-            )
-        raise ValueError(
-            f"Column {names[1]!r} ({param}[1]) is categorical: {caller_name} needs the categorical "
-            f"feature first. Swap them: {param}=({names[1]!r}, {names[0]!r})."
-        )
+    check_pair_kinds(first.categorical, second.categorical, names, caller_name, param)
     return first, second
 
 
