@@ -31,7 +31,7 @@ __all__ = ["CHUNK", "BootstrapDraws", "make_draws", "percentile_interval"]
 CHUNK = 4096
 _BITS = 12
 #: Replicates whose counts are built together (a (CHUNK, GROUP) block of counts).
-GROUP = 64
+GROUP = 32
 
 
 def _seed_sequence(random_state) -> np.random.SeedSequence:

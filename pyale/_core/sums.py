@@ -159,34 +159,45 @@ def replicate_sums(sets: list, counts_pieces, n_replicates: int) -> list[tuple]:
     list of (replicate_weight, replicate_total)
         ``(B, G)`` and ``(B, G, m)`` (None for sets without values).
     """
-    matrices = []
-    out = []
+    # One sparse matrix for every set: for each set its indicator rows (G) and, per value
+    # column, its valued rows (G each), stacked; columns are block rows (a row entering twice,
+    # a level jump up and down, sums its entries).  One product per piece of counts then
+    # serves every set (fewer, larger sparse products).
+    rows_of, cols_of, data_of, layout, out = [], [], [], [], []
+    offset = 0
+    n = 0
     for entries in sets:
         groups, rows, n_groups, values = entries.groups, entries.row_positions(), entries.n_groups, entries.values
-        n = int(rows.max()) + 1 if rows.shape[0] else 0
-        shape = (n_groups, n)
-        # Columns are block rows: a row entering twice (a level jump up and down) sums its entries.
-        indicator = scipy.sparse.csc_matrix((np.ones(rows.shape[0]), (groups, rows)), shape=shape)
-        valued = [scipy.sparse.csc_matrix((values[:, j], (groups, rows)), shape=shape)
-                  for j in range(values.shape[1])] if values is not None else []
-        matrices.append((n, indicator, valued))
+        n = max(n, int(rows.max()) + 1 if rows.shape[0] else 0)
+        m = 0 if values is None else values.shape[1]
+        rows_of.append(groups + offset)
+        cols_of.append(rows)
+        data_of.append(np.ones(rows.shape[0]))
+        for j in range(m):
+            rows_of.append(groups + offset + (j + 1) * n_groups)
+            cols_of.append(rows)
+            data_of.append(values[:, j])
+        layout.append((offset, n_groups, m))
+        offset += (1 + m) * n_groups
         out.append((np.zeros((n_replicates, n_groups)),
-                    None if values is None else np.zeros((n_replicates, n_groups, values.shape[1]))))
+                    None if values is None else np.zeros((n_replicates, n_groups, m))))
+    if not sets:
+        return out
+    stacked = scipy.sparse.csc_matrix(
+        (np.concatenate(data_of), (np.concatenate(rows_of), np.concatenate(cols_of))), shape=(offset, n)
+    )
     sliced_for = None
     for start, stop, replicates, counts in counts_pieces:
-        if sliced_for != (start, stop):  # the replicate groups of one chunk share its column slices
-            sliced_for = (start, stop)
-            sliced = [
-                None if start >= n else (min(stop, n), indicator[:, start:min(stop, n)],
-                                         [matrix[:, start:min(stop, n)] for matrix in valued])
-                for n, indicator, valued in matrices
-            ]
-        for part, (weight, total) in zip(sliced, out):
-            if part is None:
-                continue
-            end, indicator, valued = part
-            piece = counts[: end - start]
-            weight[replicates] += (indicator @ piece).T
-            for j, matrix in enumerate(valued):
-                total[replicates, :, j] += (matrix @ piece).T
+        if start >= n:
+            continue
+        end = min(stop, n)
+        if sliced_for != (start, end):  # the replicate groups of one chunk share its column slice
+            sliced_for = (start, end)
+            part = stacked[:, start:end]
+        product = (part @ counts[: end - start]).T  # (replicates in the group, offset)
+        for (first, n_groups, m), (weight, total) in zip(layout, out):
+            weight[replicates] += product[:, first : first + n_groups]
+            for j in range(m):
+                lo = first + (j + 1) * n_groups
+                total[replicates, :, j] += product[:, lo : lo + n_groups]
     return out
