@@ -34,16 +34,23 @@ def _grid_size(result) -> str:
     return " x ".join(str(n) for n in shape)
 
 
+def _label(value) -> str:
+    """A column label as written: NumPy scalars as their Python value (``0``, not ``np.int64(0)``)."""
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_label(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+    return repr(value.item() if isinstance(value, np.generic) else value)
+
+
 def summary(result) -> dict:
     """The facts a reader wants first, as label -> text."""
     if hasattr(result, "effects"):  # ALEResult
         features = result.features[0] if len(result.features) == 1 else result.features
         return {
-            "features": repr(features), "kind": result.kind, "grid points": _grid_size(result),
+            "features": _label(features), "kind": result.kind, "grid points": _grid_size(result),
             "ALE range": _range(result.effects), "outputs": ", ".join(map(str, result.outputs)),
             "conventions": result.conventions,
         }
-    facts = {"feature": repr(result.feature), "kind": result.kind}
+    facts = {"feature": _label(result.feature), "kind": result.kind}
     if hasattr(result, "K"):
         facts["K"] = repr(result.K)
     facts["grid points"] = _grid_size(result)

@@ -109,6 +109,18 @@ def test_bootstrap_weights_and_statistics_equal_the_library(run_inputs, grunfeld
     assert "weights: column year" in summary
 
 
+def test_a_bootstrap_without_a_seed_records_the_seed_it_drew(run_inputs, tmp_path):  # noqa: F811
+    first, again = tmp_path / "first", tmp_path / "again"
+    code, _, stderr = _run(run_inputs, first, "--bootstrap", "10")
+    assert code == 0, stderr
+    seed = json.loads((first / "manifest.json").read_text())["random_state"]
+    assert isinstance(seed, int)
+    code, _, stderr = _run(run_inputs, again, "--bootstrap", "10", "--random-state", str(seed))
+    assert code == 0, stderr
+    for entry in json.loads((first / "manifest.json").read_text())["effects"]:
+        assert (first / entry["table"]).read_bytes() == (again / entry["table"]).read_bytes()
+
+
 def test_the_weights_column_is_not_a_model_input(tmp_path):
     data = pd.DataFrame({"x": np.linspace(0, 1, 40), "z": np.cos(np.arange(40.0)), "w": np.arange(40) % 3})
     data.to_csv(tmp_path / "d.csv", index=False)
@@ -131,7 +143,9 @@ class ColumnsModel:
 
 BAD = [
     (["--weights", "nosuch"], 2, "--weights: 'nosuch' is not a column of the data"),
-    (["--weights", "firm"], 2, "--weights 'firm': The '--weights' parameter of pyale run must be"),
+    (["--weights", "value"], 2, "--weights: 'value' is one of the model's input columns; weights must be a column "
+                                "the model does not use."),
+    (["--weights", "note"], 2, "--weights 'note': The '--weights' parameter of pyale run must be"),
     (["--weights", "neg"], 2, "--weights 'neg': The '--weights' parameter of pyale run must hold non-negative "
                               "finite numbers. Got -1.0 at position 0"),
     (["--random-state", "1"], 2, "--ci-level and --random-state apply to a bootstrap: add --bootstrap B."),
@@ -157,7 +171,7 @@ BAD = [
 
 @pytest.mark.parametrize(("extra", "code", "message"), BAD, ids=[" ".join(e) for e, _, _ in BAD])
 def test_bad_options_are_refused_clearly(run_inputs, tmp_path, extra, code, message):  # noqa: F811
-    data = read_csv(run_inputs / "grunfeld.csv").assign(neg=-1.0)
+    data = read_csv(run_inputs / "grunfeld.csv").assign(neg=-1.0, note="text")
     data.to_csv(tmp_path / "d.csv", index=False)
     actual, _, stderr = run_main(["run", "--data", tmp_path / "d.csv", "--model", run_inputs / "pipeline.pkl",
                                   "--features", "value", "--out", tmp_path / "out", *extra])

@@ -507,3 +507,36 @@ def test_r_shaped_plot_refuses_a_non_bool_na_plot(front_end, value):
     with pytest.raises(TypeError, match=re.escape("The 'NA_plot' parameter of RPlotDisplay.plot must be a bool.")):
         RPlotDisplay(result).plot(NA_plot=value)
     assert plt.get_fignums() == []
+
+
+def test_from_estimator_forwards_ale_keywords_and_refuses_unknown_ones_before_any_model_call():
+    calls = []
+
+    def counting(d):
+        calls.append(len(d))
+        return model(d)
+
+    display = ALEDisplay.from_estimator(counting, frame(), ["age", "job"], n_intervals=5, n_bootstrap=20,
+                                        random_state=3, lw=3.0, color="C2")
+    direct = ale(model, frame(), ["age", "job"], n_intervals=5, n_bootstrap=20, random_state=3)
+    assert all(a.equals(b) for a, b in zip(display.results, direct))  # the bootstrap reached pyale.ale
+    assert display.lines_[0, 0][0].get_linewidth() == 3.0  # an alias replaces pyale's default, no clash
+    calls.clear()
+    for bad, message in [
+        (dict(n_interval=5), "ALEDisplay.from_estimator got an unexpected keyword argument 'n_interval': it is "
+                             "neither a parameter of pyale.ale or ALEDisplay.plot"),
+        (dict(lw=2, foo=1), "unexpected keyword argument 'foo'"),
+    ]:
+        with pytest.raises(TypeError, match=re.escape(message)):
+            ALEDisplay.from_estimator(counting, frame(), ["age"], **bad)
+    assert calls == []
+    with pytest.raises(TypeError, match=re.escape("'marker', a property of matplotlib's lines only, and draws bars "
+                                                  "too; pass it in line_kw={'marker': ...}")):
+        display.plot(marker="o")
+    assert display.plot(line_kw={"marker": "o"}).lines_[0, 0][0].get_marker() == "o"
+
+
+def test_repr_writes_numpy_integer_labels_as_plain_numbers():
+    X = pd.DataFrame(np.random.default_rng(0).normal(size=(50, 2)))  # integer column labels 0 and 1
+    assert repr(ale(lambda d: d[0] * 2, X, 0)).startswith("ALEResult(features=0, kind=numeric,")
+    assert repr(ale(lambda d: d[0] * d[1], X, (0, 1))).startswith("ALEResult(features=(0, 1), kind=numeric x numeric")

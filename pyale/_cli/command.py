@@ -143,8 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pyale",
         description=(
-            "Accumulated Local Effects (ALE) with the same numbers as R's ALEPlot 1.1 "
-            "and iml 0.11.4."
+            "Accumulated Local Effects (ALE) with the same numbers as R's ALEPlot 1.1, "
+            "iml 0.11.4 and ale 0.5.0."
         ),
         epilog="Exit codes: 0 success, 1 the job failed, 2 bad command line.",
     )
@@ -184,7 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         epilog=(
             "Examples: pyale run --data d.csv --model m.pkl --features age job age,income --out results; "
-            "with a 95%% band from 200 bootstrap replicates and frequency weights: ... --bootstrap 200 "
+            "with a 95% band from 200 bootstrap replicates and frequency weights: ... --bootstrap 200 "
             "--random-state 1 --weights w; a lightgbm model trained on a categorical column 'region' from "
             "a CSV: ... --categorical region."
         ),
@@ -206,7 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
     uncertainty.add_argument("--ci-level", type=_level, default=0.95, metavar="L",
                              help="coverage of the percentile band (default 0.95)")
     uncertainty.add_argument("--random-state", type=_non_negative_int, metavar="N",
-                             help="seed of the replicates (the same seed gives the same band)")
+                             help="seed of the replicates (the same seed gives the same band; without it a seed is drawn and written to manifest.json)")
     uncertainty.add_argument("--weights", metavar="COLUMN",
                              help="a data column of frequency weights (non-negative; integer weights equal "
                                   "repeated rows); it is not a model input")

@@ -303,7 +303,15 @@ def _model_inputs(data, model, drop: list[str], *, exclude: tuple = ()):
             raise CommandError(
                 f"the model expects columns {declared!r}; the data lacks {missing!r}."
             )
-        return data[[c for c in declared if c not in drop]]
+        inputs = [c for c in declared if c not in drop]
+        clash = [c for c in exclude if c in inputs]
+        if clash:  # e.g. --weights naming a column the model predicts from
+            raise CommandError(
+                f"--weights: {clash[0]!r} is one of the model's input columns; weights must be a column the "
+                "model does not use.",
+                EXIT_USAGE,
+            )
+        return data[inputs]
     return data.drop(columns=list(dict.fromkeys([*drop, *(c for c in exclude if c in data.columns)])))
 
 

@@ -71,6 +71,10 @@ def _bootstrap_options(args, data, X) -> dict:
         except (TypeError, ValueError) as exc:
             raise CommandError(f"--weights {args.weights!r}: {exc}", EXIT_USAGE) from exc
     if args.bootstrap:
+        if args.random_state is None:  # drawn here and recorded in manifest.json, so the run can be repeated
+            import numpy as np
+
+            args.random_state = int(np.random.SeedSequence().generate_state(1)[0])
         options.update(n_bootstrap=args.bootstrap, ci_level=args.ci_level, random_state=args.random_state)
     elif args.ci_level != 0.95 or args.random_state is not None:
         raise CommandError("--ci-level and --random-state apply to a bootstrap: add --bootstrap B.", EXIT_USAGE)

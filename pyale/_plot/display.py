@@ -10,6 +10,7 @@ matplotlib is imported when drawing only.
 
 from __future__ import annotations
 
+import inspect
 import math
 import numbers
 from typing import Sequence
@@ -168,7 +169,11 @@ class ALEDisplay:
         ax : matplotlib Axes or array of Axes, optional
             See :meth:`plot`.
         **plot_kw
-            Passed to :meth:`plot` (``n_cols``, ``sharey``, ``line_kw``, ...).
+            :func:`pyale.ale`'s other keywords (``n_bootstrap``,
+            ``ci_level``, ``random_state``, ``sample_weight``, ``y``) go to
+            it; the rest to :meth:`plot` (``n_cols``, ``sharey``,
+            ``line_kw``, matplotlib line properties, ...).  An unknown
+            keyword is refused before anything is computed.
 
         Returns
         -------
@@ -177,11 +182,16 @@ class ALEDisplay:
         from .._api import ale
         from .._frames import Converted, as_pandas
 
+        # pyale.ale's other keywords (n_bootstrap, sample_weight, ...) go to ale, the rest to plot;
+        # a keyword neither knows is refused by name before the model is called.
+        ale_names = set(inspect.signature(ale).parameters) - {"model", "X", "features"}
+        ale_kw = {name: plot_kw.pop(name) for name in list(plot_kw) if name in ale_names}
+        _check_plot_keywords(plot_kw, cls.plot, "ALEDisplay.from_estimator")
         frame, native = as_pandas(X, param="X", caller="ALEDisplay.from_estimator", feature_names=feature_names)
         entries = features if isinstance(features, list) else [features]
         results = ale(model, Converted(frame, native), list(entries), conventions=conventions,
                       n_intervals=n_intervals, response=response, level_order=level_order,
-                      max_rows_per_call=max_rows_per_call, progress=progress)
+                      max_rows_per_call=max_rows_per_call, progress=progress, **ale_kw)
         return cls(results, feature_values=_numeric_columns(results, frame)).plot(ax=ax, **plot_kw)
 
     @classmethod
@@ -358,6 +368,9 @@ class ALEDisplay:
                              f"Got {band!r} instead.")
         band = self._band(band)
         panels = self._panels(output)
+        _check_plot_keywords(kwargs, None, "ALEDisplay.plot",
+                             curves=any(len(r.features) == 1 and r.kind != "categorical" for r, _ in panels),
+                             bars=any(r.kind == "categorical" for r, _ in panels))
         wide = any(len(r.features) == 2 for r, _ in panels)
         self.figure_, self.axes_ = self._axes(ax, len(panels), n_cols, wide)
         shape = self.axes_.shape
@@ -447,3 +460,30 @@ def _spread(result, position) -> float:
 def _shared_spread(panels):
     spreads = [_spread(r, outputs[0][0]) for r, outputs in panels if len(r.features) == 2]
     return max(spreads) if spreads else None
+
+
+def _check_plot_keywords(kwargs: dict, plot, caller: str, *, curves: bool = False, bars: bool = False) -> None:
+    """Refuse a keyword that is neither a parameter of ``plot`` nor a matplotlib line or bar property.
+
+    With ``curves`` / ``bars`` (the panels to draw), a property must suit every kind drawn.
+    """
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Rectangle
+
+    known = set() if plot is None else set(inspect.signature(plot).parameters) - {"self", "kwargs"}
+    for name in kwargs:
+        if name in known:
+            continue
+        line, bar = (callable(getattr(artist, f"set_{name}", None)) for artist in (Line2D, Rectangle))
+        if not (line or bar):
+            raise TypeError(
+                f"{caller} got an unexpected keyword argument {name!r}: it is neither a parameter of "
+                f"{'pyale.ale or ' if plot is not None else ''}ALEDisplay.plot nor a matplotlib line or bar "
+                "property."
+            )
+        if (curves and not line) or (bars and not bar):
+            raise TypeError(
+                f"{caller} got the keyword argument {name!r}, a property of matplotlib's "
+                f"{'lines' if line else 'bars'} only, and draws {'bars' if line else 'curves'} too; pass it "
+                f"in {'line_kw' if line else 'bar_kw'}={{{name!r}: ...}}."
+            )

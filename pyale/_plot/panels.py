@@ -83,6 +83,14 @@ def _merge(defaults: dict, *overrides: dict | None) -> dict:
     return out
 
 
+def _canonical(kwargs: dict, artist) -> dict:
+    """matplotlib's full property names for aliases (``lw`` -> ``linewidth``), so user keywords replace
+    pyale's defaults instead of clashing with them."""
+    from matplotlib import cbook
+
+    return cbook.normalize_kwargs(kwargs, artist)
+
+
 def band_limits(result, band: str | None, output: int):
     """Lower and upper edge of the band around output ``output``'s effect, or None."""
     if band is None:
@@ -114,7 +122,11 @@ def draw_curve(ax, result, outputs, *, line_kw, band, band_kw, rug_values, decil
     several = len(outputs) > 1
     drawn = {"lines": [], "bands": [], "rug": None, "deciles": None}
     ax.axhline(0.0, color="0.75", linewidth=0.8, zorder=0)
-    user = _merge(kwargs, line_kw)
+    from matplotlib.collections import PolyCollection
+    from matplotlib.lines import Line2D
+
+    user = _merge(_canonical(kwargs, Line2D), _canonical(line_kw or {}, Line2D))
+    band_kw = _canonical(band_kw or {}, PolyCollection)
     for position, name in outputs:
         style = _merge({"linewidth": 1.8}, user)
         style["label"] = _label(user.get("label"), name, several)
@@ -153,13 +165,15 @@ def level_ticks(ax, positions, labels, axis: str = "x") -> None:
 
 def draw_bars(ax, result, outputs, *, bar_kw, band, band_kw, kwargs):
     """A categorical feature: bars per level (grouped by output), error bars for bands."""
+    from matplotlib.patches import Rectangle
+
     levels = list(result.grid[0])
     positions = np.arange(len(levels), dtype=float)
     several = len(outputs) > 1
     width = 0.8 / len(outputs)
     drawn = {"bars": [], "bands": []}
     ax.axhline(0.0, color="black", linewidth=0.8, zorder=0)
-    user = _merge(kwargs, bar_kw)
+    user = _merge(_canonical(kwargs, Rectangle), _canonical(bar_kw or {}, Rectangle))
     for slot, (position, name) in enumerate(outputs):
         where = positions + (slot - (len(outputs) - 1) / 2) * width
         style = _merge({"width": width}, user)

@@ -319,7 +319,10 @@ def _assign_first(d):
 
 
 def _overwrite_first_column(d):
-    d.iloc[:, 0] = d.iloc[::-1, 0].to_numpy()
+    # The column's own array (not .to_numpy()): pandas 3.1 refuses a NumPy array of one
+    # element written into a one-row nullable Int64 column ("Invalid value '[274]' for
+    # dtype 'Int64'"), which made this model fail on one-row calls (found by the long profile).
+    d.iloc[:, 0] = d.iloc[::-1, 0].array
 
 
 EDITS = {
