@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import _present
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = ["ALEResults"]
 

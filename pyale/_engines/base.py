@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-import numpy as np
 import pandas as pd
 
 __all__ = ["Engine", "add_results", "as_engine"]
