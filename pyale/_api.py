@@ -236,7 +236,8 @@ def ale(
         ``f(frame) -> predictions``.
     X : pandas.DataFrame, polars.DataFrame, pyarrow.Table, numpy.ndarray, or a Dask or Spark DataFrame
         The data the effects are estimated on.  Never modified.  Non-pandas
-        tables are converted to pandas once; a plain callable is then handed
+        tables are converted to pandas once (polars and pyarrow through
+        narwhals, the ``frames`` extra); a plain callable is then handed
         frames of the type passed, a scikit-learn model what it was fitted on
         (see Notes).  A Dask or Spark DataFrame is computed on where it
         lives, partition by partition, with the same numbers (see Notes).
@@ -312,7 +313,8 @@ def ale(
         about, per effect, with an ETA.  None: only in an interactive
         terminal or a notebook, and only once the job has run 2 seconds
         (never when stderr is piped, nor under pytest); True: always; False:
-        never.
+        never.  Bars need tqdm (the ``progress`` extra); without it None
+        shows none and True is an ImportError.
 
     Returns
     -------
