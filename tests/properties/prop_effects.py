@@ -497,7 +497,8 @@ def expected_outcome(case: FrameCase, call: Call, *, weights=None) -> tuple[str,
             return "refuse", problem
         if len(entry) == 2:
             kinds = [case.info(n).kind for n in entry]
-            if kinds == ["categorical", "categorical"]:
+            iml_pd = iml and kw.get("method") in ("pdp", "ice", "pdp+ice")
+            if kinds == ["categorical", "categorical"] and not iml_pd:  # iml's PDP takes them (R: a tile plot)
                 return "refuse", "two categorical features"
             conventions = kw.get("conventions", "aleplot")
             r_order = front in ("ALEPlot", "PDPlot") or (front in ("ale", "ALEDisplay") and conventions != "iml")
@@ -519,8 +520,10 @@ def must_refuse_for_answer(model, wrapper, X: pd.DataFrame, front: str) -> str:
     if wrapper is not None and wrapper.labelled:
         if not X.index.is_unique:
             return "either"
-        if wrapper.order == "reset" and pd.api.types.is_integer_dtype(X.index.dtype) and not X.index.equals(
-                pd.RangeIndex(X.shape[0])):
+        # newdata's labels are 0..n-1 in another order: an answer whose index reads 0..n-1 (reset, or
+        # reversed/shuffled labels that happen to fall in that order) is ambiguous and refused.
+        if pd.api.types.is_integer_dtype(X.index.dtype) and not X.index.equals(pd.RangeIndex(X.shape[0])) and (
+                wrapper.order == "reset" or X.index.sort_values().equals(pd.RangeIndex(X.shape[0]))):
             return "either"
     if wrapper is not None and front in ("FeatureEffect", "FeatureEffects") and wrapper.dtype == "bool":
         return "either"
