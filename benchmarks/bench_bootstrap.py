@@ -38,6 +38,8 @@ import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import sections  # noqa: E402
 sys.path.insert(0, str(ROOT))
 BEGIN = "<!-- ale-bootstrap: written by benchmarks/bench_bootstrap.py -->"
 END = "<!-- end of ale-bootstrap -->"
@@ -197,26 +199,22 @@ def report(rows: list[dict], argv: list[str], ale_version: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+INTRO = (
+    "\n## R's ale package: bootstrap\n\n"
+    "R's `ale::ALE()` with `boot_it` replicates against `pyale.ALE` with the same arguments, on the\n"
+    "same data and a closed-form model written in both languages.  R predicts each replicate's\n"
+    "resampled rows again (two model calls per term and replicate, and a table pipeline per\n"
+    "replicate); pyale draws the same resampled rows (R's generator, ported) and reweights the full\n"
+    "data's local differences, so its model calls do not grow with `boot_it`.  Both sides also build\n"
+    "every `get()` table and the statistics; \"largest difference\" is over all their numbers.\n"
+    "pyale's time includes drawing R's resamples (its port of R's L'Ecuyer-CMRG and `sample.int`,\n"
+    "about 10 ms per replicate of 50,000 rows).  Run `python benchmarks/bench_bootstrap.py`.\n\n"
+)
+
+
 def write_section(path: Path, text: str) -> None:
     """Replace this script's section of ``path`` (between its markers), or append it with its heading."""
-    section = f"{BEGIN}\n{text}{END}"
-    old = path.read_text() if path.exists() else "# Performance\n"
-    if BEGIN in old and END in old:
-        before, rest = old.split(BEGIN, 1)
-        path.write_text(before + section + rest.split(END, 1)[1])
-        return
-    intro = (
-        "\n## R's ale package: bootstrap\n\n"
-        "R's `ale::ALE()` with `boot_it` replicates against `pyale.ALE` with the same arguments, on the\n"
-        "same data and a closed-form model written in both languages.  R predicts each replicate's\n"
-        "resampled rows again (two model calls per term and replicate, and a table pipeline per\n"
-        "replicate); pyale draws the same resampled rows (R's generator, ported) and reweights the full\n"
-        "data's local differences, so its model calls do not grow with `boot_it`.  Both sides also build\n"
-        "every `get()` table and the statistics; \"largest difference\" is over all their numbers.\n"
-        "pyale's time includes drawing R's resamples (its port of R's L'Ecuyer-CMRG and `sample.int`,\n"
-        "about 10 ms per replicate of 50,000 rows).  Run `python benchmarks/bench_bootstrap.py`.\n\n"
-    )
-    path.write_text(old.rstrip("\n") + "\n" + intro + section + "\n")
+    sections.write_section(path, BEGIN, END, text, intro=INTRO)
 
 
 def main(argv=None) -> int:

@@ -41,6 +41,8 @@ import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import sections  # noqa: E402
 BEGIN = "<!-- bounded: written by benchmarks/bench_bounded.py -->"
 END = "<!-- end of bounded -->"
 # What the same inputs cost before (issue 11, measured on the main branch of 2026-11-23).
@@ -246,27 +248,23 @@ def report(rows: list[dict], argv: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+INTRO = (
+    "\n## Bounded cost\n\n"
+    "Inputs that used to exhaust memory or time (issue 11): a high-cardinality categorical\n"
+    "feature, long strings in another column, a fine pair grid, and K far beyond the data.\n"
+    "K is capped as R's `unique` would cap it before anything of size K is allocated; level\n"
+    "distances are computed a block of levels at a time; text is factorised; the nearest-cell\n"
+    "search replays ANN's tree only where distances tie.  Grids the data cannot bound (a\n"
+    "pair's cells, a partial dependence's grid points) are refused past the rules of\n"
+    "`pyale/_core/bounds.py` (see docs/deviations.md).  Peak resident memory includes Python,\n"
+    "NumPy and pandas themselves (about 130 MiB); FeatureEffect's pair table has one row per\n"
+    "grid node, 4 million here.  Run `python benchmarks/bench_bounded.py` (a few minutes).\n\n"
+)
+
+
 def write_section(path: Path, text: str) -> None:
-    """Replace this script's section of ``path`` (between its markers), or append it."""
-    section = f"{BEGIN}\n{text}{END}"
-    old = path.read_text() if path.exists() else "# Performance\n"
-    if BEGIN in old and END in old:
-        before, rest = old.split(BEGIN, 1)
-        path.write_text(before + section + rest.split(END, 1)[1])
-    else:
-        intro = (
-            "\n## Bounded cost\n\n"
-            "Inputs that used to exhaust memory or time (issue 11): a high-cardinality categorical\n"
-            "feature, long strings in another column, a fine pair grid, and K far beyond the data.\n"
-            "K is capped as R's `unique` would cap it before anything of size K is allocated; level\n"
-            "distances are computed a block of levels at a time; text is factorised; the nearest-cell\n"
-            "search replays ANN's tree only where distances tie.  Grids the data cannot bound (a\n"
-            "pair's cells, a partial dependence's grid points) are refused past the rules of\n"
-            "`pyale/_core/bounds.py` (see docs/deviations.md).  Peak resident memory includes Python,\n"
-            "NumPy and pandas themselves (about 130 MiB); FeatureEffect's pair table has one row per\n"
-            "grid node, 4 million here.  Run `python benchmarks/bench_bounded.py` (a few minutes).\n\n"
-        )
-        path.write_text(old.rstrip("\n") + "\n" + intro + section + "\n")
+    """Replace this script's section of ``path`` (between its markers), or append it with its heading."""
+    sections.write_section(path, BEGIN, END, text, intro=INTRO)
 
 
 def main(argv=None) -> int:

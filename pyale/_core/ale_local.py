@@ -26,7 +26,7 @@ from pandas.api import types as ptypes
 
 from .._rbase import bin_right_closed
 from .calls import predict_variants
-from .local import Entries, LevelAxis
+from .local import Entries, LevelAxis, _per_part
 from .shifted import numeric_grid_values
 
 __all__ = ["AleNumericAxis", "AleLevelAxis", "block_entries"]
@@ -103,20 +103,6 @@ class AleLevelAxis(LevelAxis):
             values[:] = list(self.levels)
             return pd.array(values[self.order[ranks]], dtype=dtype)
         return super().column_values(column, ranks)
-
-
-def _per_part(compute):
-    """Memoise ``compute(part)`` for the latest block of rows (the variants of a block share it)."""
-    last = {}
-
-    def cached(part):
-        key = (part.start, part.stop)
-        if key not in last:
-            last.clear()
-            last[key] = compute(part)
-        return last[key]
-
-    return cached
 
 
 def _side_values(axis, block: pd.DataFrame, bins: np.ndarray):
