@@ -570,6 +570,17 @@ def _first_order(output, name, numeric: bool, grid):
     return values, True
 
 
+def _empty_cells(x1: pd.Series, x2: pd.Series, g1: np.ndarray, g2: np.ndarray) -> np.ndarray:
+    """Cells of a numeric pair's grid without rows (right-closed intervals, the lowest edge in the first)."""
+    v1, v2 = x1.to_numpy(dtype=float), x2.to_numpy(dtype=float)
+    inside = (v1 >= g1[0]) & (v1 <= g1[-1]) & (v2 >= g2[0]) & (v2 <= g2[-1])
+    i1 = np.clip(np.searchsorted(g1, v1[inside], side="left") - 1, 0, len(g1) - 2)
+    i2 = np.clip(np.searchsorted(g2, v2[inside], side="left") - 1, 0, len(g2) - 2)
+    counts = np.zeros((len(g1) - 1, len(g2) - 1), dtype=np.int64)
+    np.add.at(counts, (i1, i2), 1)
+    return counts == 0
+
+
 def _product_mean(output, name, numeric, grid, X, per_row=False):
     """PD of a product coupling ``name`` with another column: ``a(z) * mean(b)`` (or per row for ICE)."""
     a, b = output.product
@@ -638,7 +649,10 @@ def check_structure(effect: Effect, spec: Spec, X: pd.DataFrame) -> int:
                     a, b = b, a
                 fa = _on_axis(a, g1)
                 fb = _on_axis(b, g2)
-                if effect.method == "ale" and (effect.empty is not None and np.asarray(effect.empty).any()):
+                empty = effect.empty
+                if effect.method == "ale" and empty is None and num1 and num2:  # iml's table does not say
+                    empty = _empty_cells(X[n1], X[n2], np.asarray(g1, dtype=float), np.asarray(g2, dtype=float))
+                if effect.method == "ale" and (empty is not None and np.asarray(empty).any()):
                     continue  # empty cells borrow a neighbour's local effect
                 if effect.method == "ale" and not (num1 and num2):
                     continue  # categorical x numeric: level jumps are averaged both ways
