@@ -109,6 +109,23 @@ def test_bootstrap_weights_and_statistics_equal_the_library(run_inputs, grunfeld
     assert "weights: column year" in summary
 
 
+def test_ale_package_conventions_with_levels_in_either_place_of_a_pair(run_inputs, tmp_path):  # noqa: F811
+    out = tmp_path / "out"
+    code, _, stderr = _run(run_inputs, out, "--features", "value", "firm", "value,firm", "firm,value",
+                           "--conventions", "ale", "--bootstrap", "8", "--random-state", "2")
+    assert code == 0, stderr
+    data = read_csv(run_inputs / "grunfeld.csv")
+    model = pickle.loads((run_inputs / "pipeline.pkl").read_bytes())
+    expected = pyale.ale(model, data[["value", "capital", "firm"]], ["value", "firm", ("value", "firm"),
+                                                                      ("firm", "value")],
+                         conventions="ale", n_intervals=10, n_bootstrap=8, random_state=2)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert [entry["kind"] for entry in manifest["effects"]] == [r.kind for r in expected]
+    for entry, result in zip(manifest["effects"], expected):
+        assert_array_equal(read_csv(out / entry["table"])["ale"].to_numpy(float), result.to_frame()["ale"].to_numpy(float))
+        assert_png(out / entry["plot"])
+
+
 def test_a_bootstrap_without_a_seed_records_the_seed_it_drew(run_inputs, tmp_path):  # noqa: F811
     first, again = tmp_path / "first", tmp_path / "again"
     code, _, stderr = _run(run_inputs, first, "--bootstrap", "10")

@@ -189,8 +189,9 @@ def build_parser() -> argparse.ArgumentParser:
             "a CSV: ... --categorical region."
         ),
     )
-    _add_job_options(run, conventions=["aleplot", "iml"], default="aleplot",
-                     conventions_help="reproduce R's ALEPlot (default) or iml's FeatureEffect")
+    _add_job_options(run, conventions=["aleplot", "iml", "ale"], default="aleplot",
+                     conventions_help="reproduce R's ALEPlot (default), iml's FeatureEffect or the ale "
+                                      "package's ALE (ale 0.5.0; no --weights)")
     output = run.add_argument_group("output")
     output.add_argument("--print-tables", action="store_true",
                         help="also print every effect's table and statistics on stdout")
