@@ -30,7 +30,7 @@ from ._engines.pandas import PandasEngine
 from ._core.engine_passes import engine_draws, engine_estimate, probe, probe_rows
 from ._core.engine_stats import EngineNormalisers
 from ._checks import (
-    check_choice, check_frame, check_int, check_level, check_numbers, check_random_state, check_response,
+    check_choice, check_feature_options, check_frame, check_int, check_level, check_numbers, check_random_state, check_response,
     check_weights, is_tuple_label, resolve_column, resolve_pair,
 )
 from ._frames import as_pandas
@@ -82,16 +82,7 @@ def _intervals(values, feature, conventions, n_intervals, grid, weights=None):
 def _one(X, name, conventions, n_intervals, grid, level_order, weights):
     """The plan of one feature: ``(kind, Plan)``."""
     feature = read_feature(X[name], label=f"Column {name!r}")
-    if level_order is not None and not feature.categorical:
-        raise ValueError(
-            f"The 'level_order' parameter of {_CALLER} applies to a categorical feature; column "
-            f"{name!r} is numeric."
-        )
-    if grid is not None and feature.categorical:
-        raise ValueError(
-            f"The 'grid' parameter of {_CALLER} applies to a numeric feature; column {name!r} is "
-            "categorical (use level_order= to order its levels)."
-        )
+    check_feature_options(feature.categorical, name, grid, level_order, _CALLER)
     if feature.categorical:
         require_levels(feature, f"Column {name!r}")
         order = _level_order(X, feature, level_order, weights)

@@ -41,6 +41,7 @@ __all__ = [
     "resolve_pair",
     "is_tuple_label",
     "check_pair_kinds",
+    "check_feature_options",
 ]
 
 
@@ -337,4 +338,18 @@ def check_pair_kinds(first_categorical: bool, second_categorical: bool, names, c
         raise ValueError(
             f"Column {names[1]!r} ({param}[1]) is categorical: {caller_name} needs the categorical "
             f"feature first. Swap them: {param}=({names[1]!r}, {names[0]!r})."
+        )
+
+
+def check_feature_options(categorical: bool, name, grid, level_order, caller: str) -> None:
+    """``grid`` applies to a numeric feature, ``level_order`` to a categorical one (a clear error otherwise)."""
+    if level_order is not None and not categorical:
+        raise ValueError(
+            f"The 'level_order' parameter of {caller} applies to a categorical feature; column "
+            f"{name!r} is numeric."
+        )
+    if grid is not None and categorical:
+        raise ValueError(
+            f"The 'grid' parameter of {caller} applies to a numeric feature; column {name!r} is "
+            "categorical (use level_order= to order its levels)."
         )

@@ -17,7 +17,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from ._checks import check_numbers, check_pair_kinds, type_label
+from ._checks import check_feature_options, check_numbers, check_pair_kinds, type_label
 from ._core.bounds import check_pair_cells, pair_cell_limit
 from ._engines import column_checks
 from ._core.conventions import CONVENTIONS
@@ -190,16 +190,7 @@ def ale_plans(data: EngineData, entries: list, options: list, conventions: str, 
         if len(entry) == 1:
             name = entry[0]
             feature = data.feature(name, f"Column {name!r}")
-            if level_order is not None and not feature.categorical:
-                raise ValueError(
-                    f"The 'level_order' parameter of {caller} applies to a categorical feature; column "
-                    f"{name!r} is numeric."
-                )
-            if grid is not None and feature.categorical:
-                raise ValueError(
-                    f"The 'grid' parameter of {caller} applies to a numeric feature; column {name!r} is "
-                    "categorical (use level_order= to order its levels)."
-                )
+            check_feature_options(feature.categorical, name, grid, level_order, caller)
             if feature.categorical:
                 require_levels(feature, f"Column {name!r}")
                 staged.append((entry, "categorical", [feature], level_order, grid))
