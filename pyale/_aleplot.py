@@ -16,7 +16,10 @@ from ._core.features import Feature, read_feature, require_intervals, require_le
 from ._core.grid import aleplot_edges, resolve_level_order
 from ._core.bounds import check_pair_cells, pair_cell_limit
 from ._results import ALEPlotResult
-from ._checks import check_bool, check_frame, check_int, check_pair_kinds, is_tuple_label, resolve_column, resolve_pair
+from ._checks import (
+    check_bool, check_feature_options, check_frame, check_int, check_pair_kinds, is_tuple_label, resolve_column,
+    resolve_pair,
+)
 from ._frames import as_pandas
 from ._engine_plans import is_engine_frame, open_engine
 from ._engine_aleplot import engine_aleplot_pair, engine_main_effect
@@ -29,11 +32,7 @@ _CALLER = "ALEPlot"
 
 def _main_effect(X, caller, feature: Feature, K: int, level_order) -> MainEffect:
     label = f"Column {feature.name!r} (J)"
-    if level_order is not None and not feature.categorical:
-        raise ValueError(
-            f"The 'level_order' parameter of {_CALLER} applies to a categorical feature; column "
-            f"{feature.name!r} is numeric."
-        )
+    check_feature_options(feature.categorical, feature.name, None, level_order, _CALLER)
     if feature.categorical:
         require_levels(feature, label)
         order = resolve_level_order(X, feature, level_order, caller=_CALLER)

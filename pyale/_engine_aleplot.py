@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from ._checks import resolve_pair
+from ._checks import check_feature_options, resolve_pair
 from ._core.bounds import check_pair_cells, check_pd_points, pair_cell_limit, pd_point_limit
 from ._core.conventions import CONVENTIONS
 from ._core.engine_grid import EngineData
@@ -48,11 +48,7 @@ def engine_main_effect(data: EngineData, caller, name, K: int, level_order) -> t
     """ALEPlot of one feature on an engine: ``(feature, MainEffect)``."""
     label = f"Column {name!r} (J)"
     feature = data.feature(name, label)
-    if level_order is not None and not feature.categorical:
-        raise ValueError(
-            f"The 'level_order' parameter of {_CALLER} applies to a categorical feature; column "
-            f"{name!r} is numeric."
-        )
+    check_feature_options(feature.categorical, name, None, level_order, _CALLER)
     if feature.categorical:
         require_levels(feature, label)
         order = data.level_order(feature, level_order, caller=_CALLER)
