@@ -26,7 +26,7 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from .shifted import ShiftedFrames
+from .shifted import ShiftedFrames, copy_on_write
 
 __all__ = [
     "PredictionError",
@@ -39,7 +39,6 @@ __all__ = [
     "rows_in_order",
 ]
 
-_PANDAS_MAJOR = int(pd.__version__.split(".")[0])
 _SHOWN_LABELS = 5
 
 
@@ -68,11 +67,6 @@ class RowOrderError(PredictionError):
 
 
 # ---------------------------------------------------------------- the frame the model gets
-
-
-def copy_on_write() -> bool:
-    """Whether pandas' copy-on-write is in force (always from pandas 3; an option in 2.x)."""
-    return _PANDAS_MAJOR >= 3 or pd.options.mode.copy_on_write is True
 
 
 def model_frame(frame: pd.DataFrame, *, private: bool = False) -> pd.DataFrame:

@@ -145,7 +145,8 @@ def block_sums(
         for plan, entries in zip(plans, per_plan):
             out.append({
                 name: group_sums(e.groups, e.n_groups, e.values,
-                                 None if w is None else (w if e.rows is None else w[e.rows]), spread=plan.spread)
+                                 None if w is None else (w if e.rows is None else w[e.rows]), spread=plan.spread,
+                                 counts=e.counts)
                 for name, e in entries.items()
             })
         if draws is not None:

@@ -20,7 +20,7 @@ import pandas as pd
 
 from .._rbase import bin_right_closed
 from .calls import predict_variants
-from .shifted import categorical_column_values, numeric_grid_values
+from .shifted import Gather, categorical_column_values, numeric_grid_values
 
 __all__ = ["NumericAxis", "LevelAxis", "Plan", "Entries", "block_entries"]
 
@@ -37,12 +37,17 @@ class NumericAxis:
     name: object
     edges: np.ndarray
     occupied: np.ndarray
-    #: ``(frame, bins)`` already computed for one in-memory frame (not sent to workers).
+    #: ``(frame, bins, counts)`` already computed for one in-memory frame (not sent to workers):
+    #: ``counts`` are the rows per interval, or None when some rows lie outside the edges.
     known: tuple | None = field(default=None, compare=False, repr=False)
 
     @property
     def n_intervals(self) -> int:
         return self.edges.shape[0] - 1
+
+    def counts(self, block: pd.DataFrame) -> np.ndarray | None:
+        """Rows per interval when already known and every row of the block lies inside the edges."""
+        return self.known[2] if self.known is not None and self.known[0] is block else None
 
     def bins(self, block: pd.DataFrame) -> np.ndarray:
         """Interval of each row of the block; -1 for rows outside the edges."""
@@ -161,6 +166,8 @@ class Entries:
     rows: np.ndarray | None
     n_groups: int
     values: np.ndarray | None = None
+    #: Entries per group when known beforehand (no group is then negative).
+    counts: np.ndarray | None = None
 
     def row_positions(self) -> np.ndarray:
         """``rows``, or ``0 .. n - 1`` when every row enters once in order."""
@@ -207,11 +214,12 @@ def _numeric(plan, block, caller, rows_per_call, shared=None):
     kept = bins if rows is None else bins[rows]
     lower, upper = axis.edge_values(block[axis.name])
     y_lower, y_upper = predict_variants(caller, block, [
-        (plan.purpose + " (rows at the lower interval edge)", lambda part: {axis.name: lower.take(kept[part])}),
-        (plan.purpose + " (rows at the upper interval edge)", lambda part: {axis.name: upper.take(kept[part])}),
+        (plan.purpose + " (rows at the lower interval edge)", lambda part: {axis.name: Gather(lower, kept[part])}),
+        (plan.purpose + " (rows at the upper interval edge)", lambda part: {axis.name: Gather(upper, kept[part])}),
     ], rows=rows, rows_per_call=rows_per_call, shared=shared)
     differences = np.subtract(y_upper, y_lower, out=y_upper)
-    return {"local": Entries(kept, rows, axis.n_intervals, differences)}
+    counts = axis.counts(block) if rows is None else None
+    return {"local": Entries(kept, rows, axis.n_intervals, differences, counts)}
 
 
 def _categorical(plan, block, caller, rows_per_call):
@@ -269,8 +277,8 @@ def _numeric_pair(plan, block, caller, rows_per_call, shared=None):
     kept2 = bins2 if rows is None else bins2[rows]
     edges = {"1": first.edge_values(block[first.name]), "2": second.edge_values(block[second.name])}
     corner_values = _per_part(lambda part: {
-        ("1", side): edges["1"][side].take(kept1[part]) for side in (0, 1)
-    } | {("2", side): edges["2"][side].take(kept2[part]) for side in (0, 1)})
+        ("1", side): Gather(edges["1"][side], kept1[part]) for side in (0, 1)
+    } | {("2", side): Gather(edges["2"][side], kept2[part]) for side in (0, 1)})
 
     def corner(side1, side2):
         return lambda part: {
@@ -301,7 +309,7 @@ def _categorical_numeric_pair(plan, block, caller, rows_per_call):
     def second_order(rows, low_step, high_step, label):
         def values(part):
             chosen = rows[part]
-            out = {"1": lower.take(bins2[chosen]), "2": upper.take(bins2[chosen])}
+            out = {"1": Gather(lower, bins2[chosen]), "2": Gather(upper, bins2[chosen])}
             for step in (low_step, high_step):
                 if step:
                     out[("level", step)] = levels.column_values(col1, rank[chosen] + step)

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .._engines.pandas import PandasEngine
+from .. import _threads as threads
 from .._rbase import bin_right_closed
 from .estimate import Estimate, estimate
 from .features import Feature
@@ -53,14 +54,19 @@ class MainEffect:
 
 
 def numeric_axis(frame: pd.DataFrame, feature: Feature, edges: np.ndarray) -> NumericAxis:
-    """The axis of a numeric feature read from ``frame`` (its bins computed once here)."""
+    """The axis of a numeric feature read from ``frame`` (its bins and counts computed once here)."""
     bins = bin_right_closed(feature.values, edges)
     k = edges.shape[0] - 1
-    counts = np.bincount(bins + 1, minlength=k + 2)  # -1 (below) and k (above) included
-    if counts[0] or counts[k + 1]:
+    ranges = threads.run(lambda rows: (bins[rows].min(), bins[rows].max()) if rows.stop > rows.start else (0, 0),
+                         threads.row_slices(bins.shape[0]))
+    outside = bool(bins.shape[0]) and (min(r[0] for r in ranges) < 0 or max(r[1] for r in ranges) >= k)
+    if outside:
         bins[(bins < 0) | (bins >= k)] = -1
-    occupied = counts[1 : k + 1] > 0
-    return NumericAxis(feature.name, edges, occupied, known=(frame, bins))
+        counts = np.bincount(bins + 1, minlength=k + 1)[1:]
+    else:
+        counts = sum(threads.run(lambda rows: np.bincount(bins[rows], minlength=k), threads.row_slices(bins.shape[0])))
+    occupied = counts > 0
+    return NumericAxis(feature.name, edges, occupied, known=(frame, bins, None if outside else counts))
 
 
 def level_axis(frame: pd.DataFrame, feature: Feature, level_order: np.ndarray) -> LevelAxis:

@@ -12,7 +12,10 @@ import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
+from .. import _threads as threads
 from .features import Feature
+
+_PANDAS_MAJOR = int(pd.__version__.split(".")[0])
 
 __all__ = [
     "replace_columns",
@@ -20,6 +23,7 @@ __all__ = [
     "numeric_column_values",
     "numeric_grid_values",
     "categorical_column_values",
+    "Gather",
 ]
 
 
@@ -104,6 +108,88 @@ def _rows_of(frame: pd.DataFrame, rows) -> tuple[pd.DataFrame, bool]:
     return frame.take(rows), True
 
 
+class Gather:
+    """``source.take(index)``, not made yet: :class:`ShiftedFrames` writes it straight into its
+    private copy (no full-length temporary), or makes it where it cannot.
+
+    ``index`` holds valid positions into ``source`` (interval numbers of
+    rows inside the grid).
+    """
+
+    __slots__ = ("source", "index")
+
+    def __init__(self, source, index: np.ndarray):
+        self.source, self.index = source, index
+
+    def values(self):
+        return self.source.take(self.index)
+
+
+def _values(values):
+    return values.values() if isinstance(values, Gather) else values
+
+
+def _block_of(frame: pd.DataFrame) -> np.ndarray | None:
+    """``frame``'s values as one contiguous ``(columns, rows)`` array viewing its memory, if it has one.
+
+    True for a frame of one NumPy dtype held in one block (a frame made from
+    a 2-D array, read from a file, or built by this module): its
+    ``to_numpy()`` is then a view of that block.
+    """
+    dtypes = frame.dtypes
+    if frame.shape[1] == 0 or not all(d == dtypes.iloc[0] for d in dtypes):
+        return None
+    if not (isinstance(dtypes.iloc[0], np.dtype) and dtypes.iloc[0].kind in "biufc"):
+        return None
+    values = frame.to_numpy().T
+    if values.flags.owndata or not (values.flags.c_contiguous or values.flags.f_contiguous):
+        return None  # pandas made a new array (the frame has several blocks), or a strided view
+    return values
+
+
+def _copy_rows(block: np.ndarray, rows) -> np.ndarray:
+    """A new ``(columns, len(rows))`` array of ``block``'s columns at ``rows``, in ``block``'s memory
+    order (the layout a model's ``to_numpy()`` sees), copied in threads."""
+    if rows is None:
+        rows = slice(0, block.shape[1])
+    count = len(range(*rows.indices(block.shape[1]))) if isinstance(rows, slice) else rows.shape[0]
+    out = np.empty((block.shape[0], count), dtype=block.dtype, order="C" if block.flags.c_contiguous else "F")
+
+    def fill(part):
+        if isinstance(rows, slice):
+            start, step = rows.start or 0, rows.step or 1
+            source = block[:, start + part.start * step : start + part.stop * step : step]
+            np.copyto(out[:, part], source)
+        else:
+            for column in range(block.shape[0]):  # positions are valid rows: no bounds check needed
+                np.take(block[column], rows[part], out=out[column, part], mode="clip")
+
+    threads.run(fill, threads.row_slices(count))
+    return out
+
+
+def _write_column(column: np.ndarray, values) -> None:
+    """Write ``values`` (an array or a :class:`Gather`) into ``column`` (a row of the private block), in threads."""
+    if isinstance(values, Gather):
+        source, index = np.asarray(values.source), values.index
+        threads.run(lambda part: np.take(source, index[part], out=column[part], mode="clip"),
+                    threads.row_slices(column.shape[0]))
+    else:
+        threads.run(lambda part: np.copyto(column[part], values[part]), threads.row_slices(column.shape[0]))
+
+
+def _shares_block(frame: pd.DataFrame) -> bool:
+    """Whether another pandas object still holds ``frame``'s values (copy-on-write's own record).
+
+    Without that record (a pandas that keeps it elsewhere) the answer is yes,
+    which only costs a copy.
+    """
+    try:
+        return any(block.refs.has_reference() for block in frame._mgr.blocks)
+    except AttributeError:
+        return True
+
+
 class ShiftedFrames:
     """New frames holding some rows of ``frame`` with some columns replaced.
 
@@ -114,8 +200,11 @@ class ShiftedFrames:
     copied once into a private frame with the caller's block layout (so a
     model that turns the frame into an array pays what it pays for
     ``frame`` itself), and each call writes the replaced columns into it in
-    place (a column passed as the very same array as in the previous call is
-    not written again).  Other frames are shallow copies with the replaced
+    place (a column passed as the very same object as in the previous call is
+    not written again).  A frame of one dtype in one block (the common case)
+    is copied into an array of pyale's own, in threads, and the replaced
+    columns are written straight into it (a :class:`Gather` without a
+    temporary).  Other frames are shallow copies with the replaced
     columns swapped in, so untouched columns are shared.
 
     The frames returned share memory with the private frame or with
@@ -123,7 +212,10 @@ class ShiftedFrames:
     hands the model a frame of its own (see
     :func:`~pyale._core.calls.model_frame`).  Only the last frame asked for
     (``last=True``) may be the private frame itself; it is then flagged
-    private, and this object must not be called again.
+    private, and this object must not be called again.  Under copy-on-write,
+    when a frame handed out earlier is still held (by a model that keeps its
+    input), the next write goes into a new copy instead, as pandas itself
+    would do.
 
     Parameters
     ----------
@@ -139,6 +231,7 @@ class ShiftedFrames:
         self._plain = _is_plain_numeric(frame)
         self._base, self._owned = (None, False) if self._plain else _rows_of(frame, rows)
         self._private = None
+        self._block = None  # the private frame's values when pyale owns them as one array
         self._written: dict = {}
 
     def __call__(self, new_columns: dict) -> pd.DataFrame:
@@ -155,17 +248,23 @@ class ShiftedFrames:
         if not self._plain:
             out = self._base if last and self._owned else self._base.copy(deep=False)
             for name, values in new_columns.items():
-                out.isetitem(out.columns.get_loc(name), _as_column(values, out.index))
+                out.isetitem(out.columns.get_loc(name), _as_column(_values(values), out.index))
             return out, last and self._owned
         if self._private is None:
-            out, owned = _rows_of(self._frame, self._rows)
-            if not new_columns:
-                return (out, True) if last and owned else (out.copy(deep=False), False)
-            if not owned:
-                out = out.copy(deep=True)
+            block = _block_of(self._frame)
+            if block is not None and new_columns:
+                out = self._own(_copy_rows(block, self._rows))
+            else:
+                out, owned = _rows_of(self._frame, self._rows)
+                if not new_columns:
+                    return (out, True) if last and owned else (out.copy(deep=False), False)
+                if not owned:
+                    out = out.copy(deep=True)
         else:
             out = self._private
             self._private = None
+            if self._block is not None and copy_on_write() and _shares_block(out):
+                out = self._own(_copy_rows(self._block, None))  # a frame handed out earlier is still held
         for name in [n for n in self._written if n not in new_columns]:
             self._write(out, name, self._original(name))
             del self._written[name]
@@ -174,20 +273,36 @@ class ShiftedFrames:
                 self._write(out, name, values)
                 self._written[name] = values
         if last:
+            self._block = None
             return out, True
         self._private = out
         # A shallow copy: when a frame built earlier is still referenced (copy-on-write),
         # writing the next variant into the private frame copies instead of overwriting it.
         return out.copy(deep=False), False
 
+    def _own(self, block: np.ndarray) -> pd.DataFrame:
+        """A frame over pyale's own ``(columns, rows)`` array (no copy), remembered for direct writes."""
+        index = self._frame.index
+        if self._rows is not None:
+            index = index[self._rows] if isinstance(self._rows, slice) else index.take(self._rows)
+        self._block = block
+        return pd.DataFrame(block.T, index=index, columns=self._frame.columns, copy=False)
+
     def _original(self, name) -> np.ndarray:
         values = self._frame[name].to_numpy()
         return values if self._rows is None else values[self._rows]
 
-    @staticmethod
-    def _write(out: pd.DataFrame, name, values) -> None:
+    def _write(self, out: pd.DataFrame, name, values) -> None:
         position = out.columns.get_loc(name)
-        if isinstance(values, np.ndarray) and values.dtype == out.dtypes.iloc[position]:
+        dtype = out.dtypes.iloc[position]
+        if self._block is not None:
+            source = values.source if isinstance(values, Gather) else values
+            if isinstance(source, np.ndarray) and source.dtype == dtype:
+                _write_column(self._block[position], values)
+                return
+            self._block = None  # a new dtype splits pandas' block: write through pandas from here on
+        values = _values(values)
+        if isinstance(values, np.ndarray) and values.dtype == dtype:
             out.iloc[:, position] = values
         else:
             out.isetitem(position, _as_column(values, out.index))
@@ -198,6 +313,11 @@ def _as_column(values, index: pd.Index):
     if isinstance(values, np.ndarray) and values.dtype == object:
         return pd.Series(values, index=index, dtype=object, copy=False)
     return values
+
+
+def copy_on_write() -> bool:
+    """Whether pandas' copy-on-write is in force (always from pandas 3; an option in 2.x)."""
+    return _PANDAS_MAJOR >= 3 or pd.options.mode.copy_on_write is True
 
 
 def replace_columns(frame: pd.DataFrame, rows: np.ndarray | None, new_columns: dict) -> pd.DataFrame:

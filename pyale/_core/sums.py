@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse
 
+from .. import _threads as threads
+
 __all__ = ["GroupSums", "group_sums"]
 
 
@@ -70,6 +72,20 @@ def _add(a, b):
     return None if a is None else a + b
 
 
+#: Rows per piece of a block's sums.  Fixed, so that the numbers (sums of floats, added
+#: piece by piece in order) do not depend on how many threads share the pieces.
+PIECE = 1 << 18
+
+
+def _by_pieces(compute, n: int) -> list:
+    """``[compute(piece) for piece in pieces of PIECE rows]``, the pieces shared among threads."""
+    pieces = [slice(start, min(n, start + PIECE)) for start in range(0, n, PIECE)] or [slice(0, 0)]
+    parts = min(threads.num_threads(), len(pieces), max(1, n // threads.MIN_ROWS))
+    bounds = [len(pieces) * i // parts for i in range(parts + 1)]
+    shares = [pieces[bounds[i]:bounds[i + 1]] for i in range(parts)]
+    return [out for share in threads.run(lambda share: [compute(p) for p in share], shares) for out in share]
+
+
 def group_sums(
     groups: np.ndarray,
     n_groups: int,
@@ -77,6 +93,7 @@ def group_sums(
     weights: np.ndarray | None = None,
     *,
     spread: bool = False,
+    counts: np.ndarray | None = None,
 ) -> GroupSums:
     """Sums of one block's rows per group (without replicates: see :func:`replicate_sums`).
 
@@ -94,46 +111,81 @@ def group_sums(
     spread : bool, default False
         Also sum the squared deviations from each group's mean (two passes,
         so a constant difference gives exactly 0).
+    counts : numpy.ndarray, optional
+        Rows per group when the caller has counted them already (no group
+        is then negative).
+
+    Notes
+    -----
+    Counts and the spread's sums of squares are taken in pieces of
+    :data:`PIECE` rows (in threads, see :mod:`pyale._threads`), added in
+    order: the same numbers for every thread count.  Sums of weights and
+    values take one pass over the block.
     """
     groups = np.asarray(groups, dtype=np.intp)
+    n = groups.shape[0]
     size = n_groups
-    if groups.shape[0] and groups.min() < 0:
+    if counts is None and n and groups.min() < 0:
         keep = groups >= 0
         groups = np.where(keep, groups, n_groups)  # an extra group, cut off below
         size = n_groups + 1
         if weights is not None:
             weights = np.where(keep, weights, 0.0)
-    rows = np.bincount(groups, minlength=size)[:n_groups]
-    if weights is None:
-        weight = rows.astype(float)
-        w = None
-    else:
-        w = np.asarray(weights, dtype=float)
-        weight = np.bincount(groups, weights=w, minlength=size)[:n_groups]
+    w = None if weights is None else np.asarray(weights, dtype=float)
+    values = None if values is None else np.asarray(values, dtype=float)
+    m = 0 if values is None else values.shape[1]
+    references = spread and m > 0
+
+    def first_pass(piece):
+        g = groups[piece]
+        rows = np.bincount(g, minlength=size) if counts is None else None
+        reference = None
+        if references:
+            # One of the group's own values per group (the piece's last; NaN where the piece
+            # has none: differences of finite predictions are never NaN), so that a group whose
+            # values are all equal gets exactly 0 and a large common level does not cancel
+            # digits: M2 = sum w (d - r)^2 - W (mean - r)^2.
+            reference = np.full((m, size), np.nan)
+            for j in range(m):
+                reference[j, g] = values[piece, j]
+        return rows, reference
+
+    firsts = _by_pieces(first_pass, n) if references or counts is None else []
+    rows = counts if counts is not None else sum(f[0] for f in firsts)[:n_groups]
+    # Sums of weights and values in one pass over the whole block, as before pieces: the
+    # effects do not depend on PIECE (only the spread's sums of squares are added by piece).
+    weight = rows.astype(float) if w is None else np.bincount(groups, weights=w, minlength=size)[:n_groups]
     total = squares = None
-    if values is not None:
-        values = np.asarray(values, dtype=float)
-        m = values.shape[1]
+    if m:
         total = np.empty((n_groups, m))
-        squares = np.empty((n_groups, m)) if spread else None
-        safe = np.where(weight > 0, weight, 1.0)
         for j in range(m):
             column = values[:, j] if w is None else values[:, j] * w
-            sums = np.bincount(groups, weights=column, minlength=size)[:n_groups]
-            total[:, j] = sums
-            if spread:
-                # Deviations from a reference value of each group (one of its own values),
-                # so that a group whose values are all equal gets exactly 0 and a large
-                # common level does not cancel digits: M2 = sum w (d - r)^2 - W (mean - r)^2.
-                reference = np.zeros(size)
-                reference[groups] = values[:, j]  # any value of the group will do
-                shifted = values[:, j] - reference.take(groups)
+            total[:, j] = np.bincount(groups, weights=column, minlength=size)[:n_groups]
+    if references:
+        reference = np.zeros((m, size))  # the group's last value: in the last piece holding it
+        for _, piece_reference in firsts:
+            present = ~np.isnan(piece_reference)
+            reference[present] = piece_reference[present]
+
+        def second_pass(piece):
+            g = groups[piece]
+            around = np.empty((m, size))
+            for j in range(m):
+                shifted = reference[j].take(g)
+                np.subtract(values[piece, j], shifted, out=shifted)
                 np.multiply(shifted, shifted, out=shifted)
                 if w is not None:
-                    shifted *= w
-                around_reference = np.bincount(groups, weights=shifted, minlength=size)[:n_groups]
-                offset = sums / safe - reference[:n_groups]
-                squares[:, j] = np.maximum(around_reference - weight * offset * offset, 0.0)
+                    shifted *= w[piece]
+                around[j] = np.bincount(g, weights=shifted, minlength=size)
+            return around
+
+        seconds = _by_pieces(second_pass, n)
+        around = seconds[0]
+        for piece_around in seconds[1:]:
+            around = around + piece_around
+        safe = np.where(weight > 0, weight, 1.0)
+        offset = total / safe[:, None] - reference[:, :n_groups].T
+        squares = np.maximum(around[:, :n_groups].T - weight[:, None] * offset * offset, 0.0)
     return GroupSums(rows, weight, total, squares)
 
 

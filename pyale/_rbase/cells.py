@@ -21,7 +21,9 @@ The results are identical to ``np.sort(x)[positions]`` and to the plain
 beyond the data.  The slots of a read-only sample (``read_feature`` makes
 feature values read-only) are kept while that array lives, so a column's
 interval edges and its bins share one pass over the data.  Values are
-processed in blocks so that temporaries stay in cache.  Pure NumPy.
+processed in blocks so that temporaries stay in cache, and the passes over
+the sample run in threads (:mod:`pyale._threads`: slices of rows, results
+the same for any split).  Pure NumPy.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from __future__ import annotations
 import weakref
 
 import numpy as np
+
+from .. import _threads as threads
 
 __all__ = ["order_statistics", "bins_right_closed", "MIN_SIZE"]
 
@@ -42,8 +46,9 @@ _SEARCH = -2  # table answer: use binary search
 _ONE_EDGE = -3  # table answer -3 - i: the slot holds edges[i] only
 
 
-def _blocks(n: int):
-    return (slice(start, min(n, start + _BLOCK)) for start in range(0, n, _BLOCK))
+def _blocks(n: int, start: int = 0):
+    """Slices of at most ``_BLOCK`` rows covering ``start .. n - 1``."""
+    return (slice(first, min(n, first + _BLOCK)) for first in range(start, n, _BLOCK))
 
 
 class _SlotMap:
@@ -53,30 +58,49 @@ class _SlotMap:
         self.low, self.scale = low, scale
         self.n_slots = _N_CELLS + 2
         n = x.shape[0]
-        self._position = np.empty(min(n, _BLOCK))
-        self._slot = np.empty(min(n, _BLOCK), dtype=np.intp)
+        self._position = np.empty(0)
+        self._slot = np.empty(0, dtype=np.intp)
         self.slots = np.empty(n, dtype=np.uint16)
-        self.counts = np.zeros(self.n_slots, dtype=np.int64)
-        for block in _blocks(n):
-            slot = self.slot_of(x[block])
-            self.slots[block] = slot
-            self.counts += np.bincount(slot, minlength=self.n_slots)
+
+        def fill(rows: slice) -> np.ndarray:  # scratch of its own: one thread per slice of rows
+            position = np.empty(min(rows.stop - rows.start, _BLOCK))
+            counts = np.zeros(self.n_slots, dtype=np.int64)
+            for block in _blocks(rows.stop, rows.start):
+                # slot_of without its clipping: every value lies in [low, high], so
+                # (x - low) * scale lies in [0, n_cells * (1 + 4 eps)] and truncating it + 1
+                # gives the same slot as clipping first (n_cells + 1 at the top).
+                m = block.stop - block.start
+                np.subtract(x[block], low, out=position[:m])
+                np.multiply(position[:m], scale, out=position[:m])
+                np.add(position[:m], 1.0, out=position[:m])
+                found = self.slots[block]
+                found[...] = position[:m]  # truncation, i.e. floor of a non-negative number
+                counts += np.bincount(found, minlength=self.n_slots)
+            return counts
+
+        self.counts = sum(threads.run(fill, threads.row_slices(n)))  # integer counts: any split gives the same
 
     def slot_of(self, values: np.ndarray) -> np.ndarray:
         """Slots of values: 0 below ``low`` (and NaN), ``c + 1`` for cell ``c``,
         ``n_cells + 1`` at or above the top.  Returns a view of scratch memory that
         the next call reuses (grown when ``values`` is longer)."""
         m = values.shape[0]
-        if m > self._position.shape[0]:  # e.g. more interval edges than values
+        if m > self._position.shape[0]:
             self._position, self._slot = np.empty(m), np.empty(m, dtype=np.intp)
-        position, slot = self._position[:m], self._slot[:m]
-        np.subtract(values, self.low, out=position)
-        np.multiply(position, self.scale, out=position)
-        np.fmax(position, -1.0, out=position)
-        np.fmin(position, float(_N_CELLS), out=position)
-        np.add(position, 1.0, out=position)
-        slot[...] = position  # truncation, i.e. floor of a non-negative number
-        return slot
+        return _slots(values, self.low, self.scale, self._position[:m], self._slot[:m])
+
+
+def _slots(values: np.ndarray, low: float, scale: float, position: np.ndarray, slot: np.ndarray) -> np.ndarray:
+    """The slots of ``values`` (see :meth:`_SlotMap.slot_of`), computed in the given scratch arrays."""
+    m = values.shape[0]
+    position, slot = position[:m], slot[:m]
+    np.subtract(values, low, out=position)
+    np.multiply(position, scale, out=position)
+    np.fmax(position, -1.0, out=position)
+    np.fmin(position, float(_N_CELLS), out=position)
+    np.add(position, 1.0, out=position)
+    slot[...] = position  # truncation, i.e. floor of a non-negative number
+    return slot
 
 
 _memo: dict[int, tuple[weakref.ref, _SlotMap]] = {}
@@ -88,7 +112,8 @@ def _slot_map(x: np.ndarray) -> _SlotMap | None:
     entry = _memo.get(key)
     if entry is not None and entry[0]() is x:
         return entry[1]
-    low, high = float(np.min(x)), float(np.max(x))
+    ranges = threads.run(lambda rows: (np.min(x[rows]), np.max(x[rows])), threads.row_slices(x.shape[0]))
+    low, high = float(np.min([r[0] for r in ranges])), float(np.max([r[1] for r in ranges]))  # NaN wins
     if not (np.isfinite(low) and np.isfinite(high) and high > low):
         return None
     scale = _N_CELLS / (high - low)
@@ -192,19 +217,27 @@ def bins_right_closed(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
         threshold = np.full(cells.n_slots, np.inf)
         threshold[slot[single]] = edges[first[single]]
         base[slot[single]] = first[single] - 1
-        above = np.empty(min(n, _BLOCK), dtype=bool)
-        limit = np.empty(min(n, _BLOCK))
-        for block in _blocks(n):
-            values, out, where = x[block], found[block], cells.slots[block].astype(np.intp)
-            m = values.shape[0]
-            np.take(base, where, out=out)
-            np.take(threshold, where, out=limit[:m])
-            np.greater(values, limit[:m], out=above[:m])
-            out += above[:m]
+
+        def compare(rows: slice) -> None:  # scratch of its own: one thread per slice of rows
+            size = min(rows.stop - rows.start, _BLOCK)
+            above, limit = np.empty(size, dtype=bool), np.empty(size)
+            for block in _blocks(rows.stop, rows.start):
+                values, out, where = x[block], found[block], cells.slots[block].astype(np.intp)
+                m = values.shape[0]
+                np.take(base, where, out=out)
+                np.take(threshold, where, out=limit[:m])
+                np.greater(values, limit[:m], out=above[:m])
+                out += above[:m]
+
+        threads.run(compare, threads.row_slices(n))
     else:
-        for block in _blocks(n):
-            np.take(base, cells.slots[block].astype(np.intp), out=found[block])
-    marked = np.flatnonzero(found < -1)
+        def look_up(rows: slice) -> None:
+            for block in _blocks(rows.stop, rows.start):
+                np.take(base, cells.slots[block].astype(np.intp), out=found[block])
+
+        threads.run(look_up, threads.row_slices(n))
+    marked = np.concatenate(threads.run(lambda rows: np.flatnonzero(found[rows] < -1) + rows.start,
+                                        threads.row_slices(n)))
     if marked.shape[0]:
         codes, values = found[marked], x[marked]
         one_edge = codes <= _ONE_EDGE
