@@ -55,6 +55,9 @@ class Feature:
         Whether the column is an ordered categorical.
     integer : bool
         Whether the column has an integer dtype.
+    span : tuple or None
+        ``(min, max)`` of ``values`` when known (numeric features read by
+        :func:`read_feature`).
     """
 
     name: object
@@ -64,6 +67,7 @@ class Feature:
     levels: tuple = ()
     ordered: bool = False
     integer: bool = False
+    span: tuple | None = None
 
 
 def require_levels(feature: Feature, label: str) -> None:
@@ -227,6 +231,7 @@ def read_feature(series: pd.Series, *, label: str) -> Feature:
             categorical=False,
             values=values,
             integer=ptypes.is_integer_dtype(series.dtype),
+            span=(float(low), float(high)) if values.shape[0] else None,
         )
     _require_complete(series, label)
     if isinstance(series.dtype, pd.CategoricalDtype):

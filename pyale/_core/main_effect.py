@@ -57,9 +57,13 @@ def numeric_axis(frame: pd.DataFrame, feature: Feature, edges: np.ndarray) -> Nu
     """The axis of a numeric feature read from ``frame`` (its bins and counts computed once here)."""
     bins = bin_right_closed(feature.values, edges)
     k = edges.shape[0] - 1
-    ranges = threads.run(lambda rows: (bins[rows].min(), bins[rows].max()) if rows.stop > rows.start else (0, 0),
-                         threads.row_slices(bins.shape[0]))
-    outside = bool(bins.shape[0]) and (min(r[0] for r in ranges) < 0 or max(r[1] for r in ranges) >= k)
+    span = feature.span
+    if span is not None and edges[0] <= span[0] and span[1] <= edges[-1]:
+        outside = False  # every value lies within the edges (always so for data-quantile grids)
+    else:
+        ranges = threads.run(lambda rows: (bins[rows].min(), bins[rows].max()) if rows.stop > rows.start else (0, 0),
+                             threads.row_slices(bins.shape[0]))
+        outside = bool(bins.shape[0]) and (min(r[0] for r in ranges) < 0 or max(r[1] for r in ranges) >= k)
     if outside:
         bins[(bins < 0) | (bins >= k)] = -1
         counts = np.bincount(bins + 1, minlength=k + 1)[1:]

@@ -77,13 +77,27 @@ def _add(a, b):
 PIECE = 1 << 18
 
 
-def _by_pieces(compute, n: int) -> list:
-    """``[compute(piece) for piece in pieces of PIECE rows]``, the pieces shared among threads."""
+def _by_pieces(compute, n: int, *, beside=None) -> tuple[list, object]:
+    """``[compute(piece, scratch) for piece in pieces of PIECE rows]``, the pieces shared among threads.
+
+    ``scratch`` is a float array of ``PIECE`` values, one per thread.
+    ``beside()``, if given, runs alongside in the calling thread; its result
+    is returned second.
+    """
     pieces = [slice(start, min(n, start + PIECE)) for start in range(0, n, PIECE)] or [slice(0, 0)]
     parts = min(threads.num_threads(), len(pieces), max(1, n // threads.MIN_ROWS))
     bounds = [len(pieces) * i // parts for i in range(parts + 1)]
     shares = [pieces[bounds[i]:bounds[i + 1]] for i in range(parts)]
-    return [out for share in threads.run(lambda share: [compute(p) for p in share], shares) for out in share]
+
+    def work(task):
+        if task is None:
+            return beside()
+        scratch = np.empty(min(PIECE, n))
+        return [compute(piece, scratch) for piece in task]
+
+    results = threads.run(work, ([None] if beside is not None else []) + shares)
+    found = results[1:] if beside is not None else results
+    return [out for share in found for out in share], results[0] if beside is not None else None
 
 
 def group_sums(
@@ -136,7 +150,7 @@ def group_sums(
     m = 0 if values is None else values.shape[1]
     references = spread and m > 0
 
-    def first_pass(piece):
+    def first_pass(piece, _):
         g = groups[piece]
         rows = np.bincount(g, minlength=size) if counts is None else None
         reference = None
@@ -150,28 +164,39 @@ def group_sums(
                 reference[j, g] = values[piece, j]
         return rows, reference
 
-    firsts = _by_pieces(first_pass, n) if references or counts is None else []
+    def sums():
+        # Sums of weights and values in one pass over the whole block, as before pieces: the
+        # effects do not depend on PIECE (only counts and the spread's sums of squares are
+        # added by piece).
+        weight = None if w is None else np.bincount(groups, weights=w, minlength=size)[:n_groups]
+        total = None
+        if m:
+            total = np.empty((n_groups, m))
+            for j in range(m):
+                column = values[:, j] if w is None else values[:, j] * w
+                total[:, j] = np.bincount(groups, weights=column, minlength=size)[:n_groups]
+        return weight, total
+
+    if references or counts is None:
+        firsts, (weight, total) = _by_pieces(first_pass, n, beside=sums)
+    else:
+        firsts, (weight, total) = [], sums()
     rows = counts if counts is not None else sum(f[0] for f in firsts)[:n_groups]
-    # Sums of weights and values in one pass over the whole block, as before pieces: the
-    # effects do not depend on PIECE (only the spread's sums of squares are added by piece).
-    weight = rows.astype(float) if w is None else np.bincount(groups, weights=w, minlength=size)[:n_groups]
-    total = squares = None
-    if m:
-        total = np.empty((n_groups, m))
-        for j in range(m):
-            column = values[:, j] if w is None else values[:, j] * w
-            total[:, j] = np.bincount(groups, weights=column, minlength=size)[:n_groups]
+    if w is None:
+        weight = rows.astype(float)
+    squares = None
     if references:
         reference = np.zeros((m, size))  # the group's last value: in the last piece holding it
         for _, piece_reference in firsts:
             present = ~np.isnan(piece_reference)
             reference[present] = piece_reference[present]
 
-        def second_pass(piece):
+        def second_pass(piece, scratch):
             g = groups[piece]
+            shifted = scratch[: g.shape[0]]
             around = np.empty((m, size))
             for j in range(m):
-                shifted = reference[j].take(g)
+                np.take(reference[j], g, out=shifted, mode="clip")  # every group is in 0 .. size - 1
                 np.subtract(values[piece, j], shifted, out=shifted)
                 np.multiply(shifted, shifted, out=shifted)
                 if w is not None:
@@ -179,7 +204,7 @@ def group_sums(
                 around[j] = np.bincount(g, weights=shifted, minlength=size)
             return around
 
-        seconds = _by_pieces(second_pass, n)
+        seconds, _ = _by_pieces(second_pass, n)
         around = seconds[0]
         for piece_around in seconds[1:]:
             around = around + piece_around
