@@ -152,3 +152,17 @@ def test_row_slices_cover_rows_once(monkeypatch):
         assert parts[0].start == 0 and parts[-1].stop == n
         assert all(a.stop == b.start for a, b in zip(parts[:-1], parts[1:]))
         assert len(parts) <= 3
+
+
+def test_callers_in_several_threads_get_the_serial_numbers(small_splits, monkeypatch):
+    """pyale called from the user's own threads at once (a server, a notebook with workers)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    monkeypatch.setenv("PYALE_NUM_THREADS", "2")
+    X = _data(5)
+    features = ["a", "b", "c", ("b", "c")]
+    serial = [pyale.ale(_model, X, f, n_intervals=25) for f in features * 3]
+    with ThreadPoolExecutor(4) as users:
+        parallel = list(users.map(lambda f: pyale.ale(_model, X, f, n_intervals=25), features * 3))
+    _same(serial, parallel)
+    np.testing.assert_array_equal(X.to_numpy(), _data(5).to_numpy())

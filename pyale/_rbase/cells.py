@@ -28,6 +28,7 @@ the same for any split).  Pure NumPy.
 
 from __future__ import annotations
 
+import threading
 import weakref
 
 import numpy as np
@@ -58,8 +59,6 @@ class _SlotMap:
         self.low, self.scale = low, scale
         self.n_slots = _N_CELLS + 2
         n = x.shape[0]
-        self._position = np.empty(0)
-        self._slot = np.empty(0, dtype=np.intp)
         self.slots = np.empty(n, dtype=np.uint16)
 
         def fill(rows: slice) -> np.ndarray:  # scratch of its own: one thread per slice of rows
@@ -82,12 +81,10 @@ class _SlotMap:
 
     def slot_of(self, values: np.ndarray) -> np.ndarray:
         """Slots of values: 0 below ``low`` (and NaN), ``c + 1`` for cell ``c``,
-        ``n_cells + 1`` at or above the top.  Returns a view of scratch memory that
-        the next call reuses (grown when ``values`` is longer)."""
+        ``n_cells + 1`` at or above the top (a new array: a kept map may serve
+        several threads)."""
         m = values.shape[0]
-        if m > self._position.shape[0]:
-            self._position, self._slot = np.empty(m), np.empty(m, dtype=np.intp)
-        return _slots(values, self.low, self.scale, self._position[:m], self._slot[:m])
+        return _slots(values, self.low, self.scale, np.empty(m), np.empty(m, dtype=np.intp))
 
 
 def _slots(values: np.ndarray, low: float, scale: float, position: np.ndarray, slot: np.ndarray) -> np.ndarray:
@@ -104,12 +101,19 @@ def _slots(values: np.ndarray, low: float, scale: float, position: np.ndarray, s
 
 
 _memo: dict[int, tuple[weakref.ref, _SlotMap]] = {}
+_memo_lock = threading.RLock()  # callers' threads may share the kept maps (a weakref callback may run inside)
+
+
+def _forget(key: int) -> None:
+    with _memo_lock:
+        _memo.pop(key, None)
 
 
 def _slot_map(x: np.ndarray) -> _SlotMap | None:
     """The slot map of ``x`` (None when its range is empty or not finite), kept for read-only arrays."""
     key = id(x)
-    entry = _memo.get(key)
+    with _memo_lock:
+        entry = _memo.get(key)
     if entry is not None and entry[0]() is x:
         return entry[1]
     ranges = threads.run(lambda rows: (np.min(x[rows]), np.max(x[rows])), threads.row_slices(x.shape[0]))
@@ -124,9 +128,10 @@ def _slot_map(x: np.ndarray) -> _SlotMap | None:
         return None  # most values in one cell (very skewed data): no gain over sorting
     found = _SlotMap(x, low, scale)
     if not x.flags.writeable:
-        if len(_memo) >= _MEMO_SIZE:
-            _memo.pop(next(iter(_memo)))
-        _memo[key] = (weakref.ref(x, lambda _, key=key: _memo.pop(key, None)), found)
+        with _memo_lock:
+            if len(_memo) >= _MEMO_SIZE:
+                _memo.pop(next(iter(_memo)))
+            _memo[key] = (weakref.ref(x, lambda _, key=key: _forget(key)), found)
     return found
 
 
