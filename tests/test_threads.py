@@ -166,3 +166,30 @@ def test_callers_in_several_threads_get_the_serial_numbers(small_splits, monkeyp
         parallel = list(users.map(lambda f: pyale.ale(_model, X, f, n_intervals=25), features * 3))
     _same(serial, parallel)
     np.testing.assert_array_equal(X.to_numpy(), _data(5).to_numpy())
+
+
+def test_many_groups_keep_the_block_in_one_piece(monkeypatch):
+    """Per-piece arrays have one value per group: with many groups the block stays one piece,
+    so memory follows the rows, not rows / PIECE times the grid."""
+    monkeypatch.setattr(sums_module, "PIECE", 800)
+    monkeypatch.setenv("PYALE_NUM_THREADS", "1")
+    seen = []
+    real = sums_module._by_pieces
+
+    def spy(compute, n, n_groups, **kw):
+        out = real(compute, n, n_groups, **kw)
+        seen.append((n_groups, len(out[0])))
+        return out
+
+    monkeypatch.setattr(sums_module, "_by_pieces", spy)
+    rng = np.random.default_rng(7)
+    values = rng.standard_normal((4_000, 1))
+    for n_groups, n_pieces in ((50, 5), (3_000, 1)):
+        groups = rng.integers(0, n_groups, 4_000)
+        result = sums_module.group_sums(groups, n_groups, values, spread=True)
+        assert seen[-1] == (n_groups, n_pieces)
+        counts = np.bincount(groups, minlength=n_groups)
+        mean = np.bincount(groups, weights=values[:, 0], minlength=n_groups) / np.maximum(counts, 1)
+        plain = np.bincount(groups, weights=(values[:, 0] - mean[groups]) ** 2, minlength=n_groups)
+        np.testing.assert_array_equal(result.rows, counts)
+        np.testing.assert_allclose(result.spread[:, 0], plain, rtol=1e-9, atol=1e-12)

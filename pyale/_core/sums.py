@@ -77,14 +77,17 @@ def _add(a, b):
 PIECE = 1 << 18
 
 
-def _by_pieces(compute, n: int, *, beside=None) -> tuple[list, object]:
+def _by_pieces(compute, n: int, n_groups: int, *, beside=None) -> tuple[list, object]:
     """``[compute(piece, scratch) for piece in pieces of PIECE rows]``, the pieces shared among threads.
 
-    ``scratch`` is a float array of ``PIECE`` values, one per thread.
+    ``scratch`` is a float array as long as the longest piece, one per thread.
     ``beside()``, if given, runs alongside in the calling thread; its result
-    is returned second.
+    is returned second.  Every piece returns arrays of ``n_groups`` values,
+    so with more groups than ``PIECE // 8`` the block is one piece (memory
+    stays within the size of the block's rows, whatever the grid).
     """
-    pieces = [slice(start, min(n, start + PIECE)) for start in range(0, n, PIECE)] or [slice(0, 0)]
+    step = PIECE if n_groups <= PIECE // 8 else max(n, 1)
+    pieces = [slice(start, min(n, start + step)) for start in range(0, n, step)] or [slice(0, 0)]
     parts = min(threads.num_threads(), len(pieces), max(1, n // threads.MIN_ROWS))
     bounds = [len(pieces) * i // parts for i in range(parts + 1)]
     shares = [pieces[bounds[i]:bounds[i + 1]] for i in range(parts)]
@@ -92,7 +95,7 @@ def _by_pieces(compute, n: int, *, beside=None) -> tuple[list, object]:
     def work(task):
         if task is None:
             return beside()
-        scratch = np.empty(min(PIECE, n))
+        scratch = np.empty(max((p.stop - p.start for p in task), default=0))
         return [compute(piece, scratch) for piece in task]
 
     results = threads.run(work, ([None] if beside is not None else []) + shares)
@@ -178,7 +181,7 @@ def group_sums(
         return weight, total
 
     if references or counts is None:
-        firsts, (weight, total) = _by_pieces(first_pass, n, beside=sums)
+        firsts, (weight, total) = _by_pieces(first_pass, n, size, beside=sums)
     else:
         firsts, (weight, total) = [], sums()
     rows = counts if counts is not None else sum(f[0] for f in firsts)[:n_groups]
@@ -204,7 +207,7 @@ def group_sums(
                 around[j] = np.bincount(g, weights=shifted, minlength=size)
             return around
 
-        seconds, _ = _by_pieces(second_pass, n)
+        seconds, _ = _by_pieces(second_pass, n, size)
         around = seconds[0]
         for piece_around in seconds[1:]:
             around = around + piece_around
