@@ -38,8 +38,9 @@ import pyale
 from pyale import PredictionError
 from pyale._core.bounds import pd_point_limit
 from pyale._iml.tables import RESERVED_COLUMNS
-from prop_frames import FrameCase, Snapshot
+from prop_frames import FrameCase
 from prop_models import Spec, read_numbers
+from snapshots import Snapshot
 
 __all__ = ["Call", "Effect", "Outcome", "examples", "run_checked", "assert_clear_refusal",
            "expected_outcome", "check_structure", "assert_same_effects"]

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 from hypothesis import strategies as st
-from pandas.testing import assert_frame_equal
 
 NUMERIC_DTYPES = ["float64", "float32", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                   "uint64", "Int64", "Float64"]
@@ -250,28 +249,3 @@ def _two_values(s: pd.Series, dtype: str, rng) -> pd.Series:
     return s
 
 
-class Snapshot:
-    """Everything about X a call could change, recorded apart from X's own memory."""
-
-    def __init__(self, X: pd.DataFrame):
-        self.copy = X.copy(deep=True)
-        self.index = X.index.tolist()
-        self.index_dtype = X.index.dtype
-        self.columns = X.columns.tolist()
-        self.dtypes = [str(d) for d in X.dtypes]
-        self.categories = {i: X.iloc[:, i].cat.categories.tolist() for i in range(X.shape[1])
-                           if isinstance(X.dtypes.iloc[i], pd.CategoricalDtype)}
-        self.flags = {i: X.iloc[:, i].to_numpy().flags.writeable for i in range(X.shape[1])
-                      if isinstance(X.dtypes.iloc[i], np.dtype) and X.dtypes.iloc[i].kind in "biuf"}
-        self.frame_flags = X.flags.allows_duplicate_labels
-
-    def assert_unchanged(self, X: pd.DataFrame) -> None:
-        assert X.columns.tolist() == self.columns, "X's column labels or order changed"
-        assert X.index.tolist() == self.index and X.index.dtype == self.index_dtype, "X's index changed"
-        assert [str(d) for d in X.dtypes] == self.dtypes, "X's dtypes changed"
-        for i, categories in self.categories.items():
-            assert X.iloc[:, i].cat.categories.tolist() == categories, "X's categories changed"
-        assert_frame_equal(X, self.copy, check_exact=True, check_flags=True)
-        for i, writeable in self.flags.items():
-            assert X.iloc[:, i].to_numpy().flags.writeable == writeable, f"column {i} flags changed"
-        assert X.flags.allows_duplicate_labels == self.frame_flags
