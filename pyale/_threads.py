@@ -82,10 +82,12 @@ def run(fn: Callable, parts: Sequence) -> list:
 
     Every part has finished (or failed) when this returns or raises, so no
     thread still writes into the caller's arrays; the first exception is
-    raised.  Inside a worker, or with one part, everything runs in the
-    calling thread (no nested waiting on the same pool).
+    raised.  Inside a worker, with one part, or with ``PYALE_NUM_THREADS=1``,
+    everything runs in the calling thread (no nested waiting on the same
+    pool; callers may hand more parts than threads, such as work beside the
+    row slices).
     """
-    if len(parts) <= 1 or getattr(_local, "worker", False):
+    if len(parts) <= 1 or getattr(_local, "worker", False) or num_threads() == 1:
         return [fn(part) for part in parts]
     pool = _pool_for(len(parts) - 1)
     futures = [pool.submit(_in_worker, fn, part) for part in parts[1:]]

@@ -7,6 +7,8 @@ the per-piece sums).
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -143,6 +145,27 @@ def test_run_waits_for_every_part_and_raises_the_first_error(monkeypatch):
     assert _threads.run(lambda p: p * 2, [1, 2, 3]) == [2, 4, 6]
     nested = _threads.run(lambda p: _threads.run(lambda q: q + p, [10, 20]), [1, 2])
     assert nested == [[11, 21], [12, 22]]
+
+
+def test_one_thread_keeps_every_pass_in_the_calling_thread(small_splits, monkeypatch):
+    """PYALE_NUM_THREADS=1: no part runs elsewhere, not even work handed beside the row slices."""
+    seen = set()
+    real_run = _threads.run
+
+    def spying_run(fn, parts):
+        def spied(part):
+            seen.add(threading.current_thread().name)
+            return fn(part)
+        return real_run(spied, parts)
+
+    monkeypatch.setattr(_threads, "run", spying_run)
+    monkeypatch.setenv("PYALE_NUM_THREADS", "1")
+    pyale.ale(_model, _data(), ["a", ("b", "c")], n_intervals=25)
+    assert len(seen) == 1 and seen == {threading.current_thread().name}
+    monkeypatch.setenv("PYALE_NUM_THREADS", "3")
+    seen.clear()
+    pyale.ale(_model, _data(), ["a", ("b", "c")], n_intervals=25)
+    assert len(seen) > 1  # the same calls do use workers when allowed (the spy sees them)
 
 
 def test_row_slices_cover_rows_once(monkeypatch):
