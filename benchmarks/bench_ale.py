@@ -15,7 +15,10 @@ realistic  100,000 rows, 8 features, scikit-learn HistGradientBoostingRegressor
 For each task the script measures the *bare* predictions (the model called
 on exactly the rows ALE needs, built beforehand: every row moved to the lower
 and to the upper edge of its interval, two frames of n rows per feature, the
-four cell corners for a pair), each ALE's time, their ratio, and peak memory.  All Python timings of
+four cell corners for a pair), each ALE's time, their ratio, and peak memory.
+A *floor* row times what pyale's design costs at least: per feature a private
+copy of X, the two shifted columns written into it, the two predictions and
+one sum per interval, with the bins given (see ``floor_run``).  All Python timings of
 a task are interleaved (bare, then every variant, repeated) and the medians
 are reported, so slow drifts of the machine hit every row alike.  Python peak
 memory is tracemalloc's peak above the start for one feature (NumPy and
@@ -128,6 +131,33 @@ def shifted_frames(X: pd.DataFrame, names) -> list[pd.DataFrame]:
     return frames
 
 
+def floor_run(X: pd.DataFrame, predict, prepared) -> list:
+    """What any ALE that predicts on a private copy of X costs at least, per feature.
+
+    For each feature: copy X's rows once (in threads, in X's memory order, as
+    pyale does: the model may edit its input and X is the caller's), write the
+    lower and then the upper edge of every row's interval into the copied
+    column, predict each time, and add the differences per interval.  The
+    edges and bins are given (``prepared``): no grid, no bins, no checks, no
+    heterogeneity.  With a cheap model this is the floor of pyale's design.
+    """
+    from pyale._core.shifted import _block_of, _copy_rows
+
+    block = _block_of(X)
+    if block is None:  # X of several blocks: pyale copies it through pandas; the floor copies its values
+        block = np.ascontiguousarray(X.to_numpy().T)
+    out = []
+    for position, edges, bins in prepared:
+        copy = _copy_rows(block, None)
+        frame = pd.DataFrame(copy.T, index=X.index, columns=X.columns, copy=False)
+        np.take(edges, bins, out=copy[position], mode="clip")
+        y_lower = predict(frame)
+        np.take(edges, bins + 1, out=copy[position], mode="clip")
+        y_upper = predict(frame)
+        out.append(np.bincount(bins, weights=y_upper - y_lower, minlength=edges.shape[0] - 1))
+    return out
+
+
 # ---------------------------------------------------------------- pyale
 def pyale_rows(task, X, predict, model, repeats, *, pair=("x0", "x1"), features=FEATURES,
                memory_rows_per_call=None):
@@ -141,8 +171,10 @@ def pyale_rows(task, X, predict, model, repeats, *, pair=("x0", "x1"), features=
 
     single_frames = [frame for f in features for frame in shifted_frames(X, [f])]
     pair_frames = shifted_frames(X, list(pair))
+    prepared = [(X.columns.get_loc(f), *_edges_and_bins(X[f].to_numpy())) for f in features]
     singles = {
         "bare": lambda: [predict(frame) for frame in single_frames],
+        "floor": lambda: floor_run(X, predict, prepared),
         "ALEPlot": lambda: [aleplot(f) for f in features],
         "ale": lambda: [pyale.ale(ale_model, X, f, n_intervals=K) for f in features],
         "FeatureEffect": lambda: [pyale.FeatureEffect(predictor, f, grid_size=K) for f in features],
@@ -170,6 +202,9 @@ def pyale_rows(task, X, predict, model, repeats, *, pair=("x0", "x1"), features=
                 memory[k] / size_x, key=(k, "one"), cpu_ratio=c1[k]) for k in labels]
     rows.append(row(task, f"pyale.ale, the {len(features)} features in one call", t1["bare"], t1["ale list"],
                     key=("ale", "list"), cpu_ratio=c1["ale list"]))
+    rows.append(row(task, f"floor: a private copy of X, the shifted columns and one sum per interval, "
+                          f"{len(features)} features (no grid, no bins)", t1["bare"], t1["floor"],
+                    note="see floor_run", cpu_ratio=c1["floor"]))
     if memory_rows_per_call:
         capped = peak_memory(lambda: aleplot(features[0], max_rows_per_call=memory_rows_per_call))
         seconds = interleaved({"capped": lambda: [aleplot(f, max_rows_per_call=memory_rows_per_call)
