@@ -164,7 +164,8 @@ def order_statistics(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
         return np.sort(x)[positions]
     keep = np.zeros(cells.n_slots, dtype=bool)
     keep[wanted] = True
-    parts = [x[block][keep.take(cells.slots[block])] for block in _blocks(n)]
+    # Slots lie in 0 .. n_slots - 1 by construction: mode="clip" skips take's bounds checks.
+    parts = [x[block][keep.take(cells.slots[block], mode="clip")] for block in _blocks(n)]
     selected = np.sort(np.concatenate(parts))
     start_in_selected = np.cumsum(counts[wanted]) - counts[wanted]
     start_in_sorted = ends[wanted] - counts[wanted]
@@ -227,10 +228,10 @@ def bins_right_closed(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
             size = min(rows.stop - rows.start, _BLOCK)
             above, limit = np.empty(size, dtype=bool), np.empty(size)
             for block in _blocks(rows.stop, rows.start):
-                values, out, where = x[block], found[block], cells.slots[block].astype(np.intp)
+                values, out, where = x[block], found[block], cells.slots[block]
                 m = values.shape[0]
-                np.take(base, where, out=out)
-                np.take(threshold, where, out=limit[:m])
+                np.take(base, where, out=out, mode="clip")  # slots are valid: no bounds checks
+                np.take(threshold, where, out=limit[:m], mode="clip")
                 np.greater(values, limit[:m], out=above[:m])
                 out += above[:m]
 
@@ -238,7 +239,7 @@ def bins_right_closed(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
     else:
         def look_up(rows: slice) -> None:
             for block in _blocks(rows.stop, rows.start):
-                np.take(base, cells.slots[block].astype(np.intp), out=found[block])
+                np.take(base, cells.slots[block], out=found[block], mode="clip")  # valid slots
 
         threads.run(look_up, threads.row_slices(n))
     marked = np.concatenate(threads.run(lambda rows: np.flatnonzero(found[rows] < -1) + rows.start,
