@@ -21,7 +21,7 @@ from ._checks import check_feature_options, check_numbers, check_pair_kinds, typ
 from ._core.bounds import check_pair_cells, pair_cell_limit
 from ._engines import column_checks
 from ._core.conventions import CONVENTIONS
-from ._core.engine_grid import EngineData, is_engine_frame
+from ._core.engine_grid import EngineData, is_engine_frame, is_engine_object
 from ._core.features import Feature, require_intervals, require_levels
 from ._core.local import Plan
 
@@ -43,7 +43,7 @@ def open_engine(X, *, caller: str, param: str = "X", sample_weight=None) -> Engi
         )
     weight = None
     if sample_weight is not None:
-        if isinstance(sample_weight, (list, tuple, np.ndarray, pd.Series, pd.Index)) or is_engine_frame(sample_weight):
+        if isinstance(sample_weight, (list, tuple, np.ndarray, pd.Series, pd.Index)) or is_engine_object(sample_weight):
             raise TypeError(
                 f"The 'sample_weight' parameter of {caller} must be the name of a column of X when X is a Dask or "
                 f"Spark DataFrame (an array cannot be aligned with its partitions). Got {type_label(sample_weight)} "
@@ -69,7 +69,7 @@ def response_column(data: EngineData, y, *, caller: str, param: str = "y"):
     """The observed response: a column of X holding finite numbers (checked in one pass)."""
     from ._core.engine_grid import first_where
 
-    if isinstance(y, (list, tuple, np.ndarray, pd.Series)) or is_engine_frame(y):
+    if isinstance(y, (list, tuple, np.ndarray, pd.Series)) or is_engine_object(y):
         raise TypeError(
             f"The {param!r} parameter of {caller} must be the name of a column of X when X is a Dask or Spark "
             f"DataFrame. Got {type_label(y)} instead."

@@ -58,9 +58,11 @@ _SUPPORTED = "a pandas or polars DataFrame, a pyarrow Table, or a 2-D NumPy arra
 
 
 def _passes_through(X: object) -> bool:
-    """Dask and Spark frames: left to the engines that read them."""
-    module = type(X).__module__
-    return module.startswith(("dask", "pyspark", "dask_expr"))
+    """Dask and Spark data frames: left to the engines that read them (their Series, Arrays and
+    Columns are refused below)."""
+    from ._core.engine_grid import is_engine_frame
+
+    return is_engine_frame(X)
 
 
 def _check_names(names: object, width: int, *, caller: str) -> list:
@@ -193,7 +195,12 @@ def as_pandas(X: object, *, param: str, caller: str, feature_names: Sequence | N
         )
     if kind not in ("polars", "pyarrow") or type(X).__name__ not in ("DataFrame", "Table"):
         shown = type(X).__name__ if kind == "builtins" else f"{kind}.{type(X).__name__}"
-        raise TypeError(f"The {param!r} parameter of {caller} must be {_SUPPORTED}. Got {shown} instead.")
+        hint = ""
+        if kind in ("dask", "dask_expr", "pyspark"):
+            hint = (" A Dask or Spark DataFrame is computed on where it is, but not a "
+                    f"{type(X).__name__}: pass a DataFrame (e.g. a Dask Series' .to_frame(), or the Spark "
+                    "DataFrame the column belongs to).")
+        raise TypeError(f"The {param!r} parameter of {caller} must be {_SUPPORTED}. Got {shown} instead.{hint}")
     try:
         import narwhals as nw
     except ImportError as exc:  # an extra, not a core dependency

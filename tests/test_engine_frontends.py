@@ -409,6 +409,15 @@ def test_weight_and_engine_refusals_on_dask(dd):
                               "Spark DataFrame", lambda: pyale.ale(model, ddf, "x", conventions="ale")),
         (ValueError, "The 'X' parameter of ale must have at least one row and one column. Got shape (0, 6)",
          lambda: pyale.ale(model, dask_frame(dd, data.assign(w=w).iloc[:0], [0, 0]), "x")),
+        # A Dask Series or Array where a frame belongs: refused as a pandas Series is, with a hint.
+        (TypeError, "The 'X' parameter of ale must be a pandas or polars DataFrame, a pyarrow Table, or a 2-D "
+                    "NumPy array (with feature_names=). Got dask.Series instead. A Dask or Spark DataFrame",
+         lambda: pyale.ale(model, ddf["x"], "x")),
+        (TypeError, "Got dask.Array instead.", lambda: pyale.ale(model, ddf.to_dask_array(lengths=True), 0)),
+        (TypeError, "The 'X' parameter of ALEPlot must be", lambda: pyale.ALEPlot(ddf["x"], None, lambda m, d: model(d), J="x")),
+        (TypeError, "The 'data' parameter of Predictor must be", lambda: Predictor(predict_function=model, data=ddf["x"])),
+        (TypeError, "The 'sample_weight' parameter of ale must be the name of a column of X when X is a Dask or "
+                    "Spark DataFrame", lambda: pyale.ale(model, ddf, "x", sample_weight=ddf["w"])),
     ]
     for kind, message, call in cases:
         with pytest.raises(kind, match=re.escape(message)):
@@ -501,3 +510,21 @@ def test_spark_front_ends_equal_pandas(spark):
 
     with pytest.raises(pyale.PredictionError, match=re.escape("model raised ValueError while predicting")):
         pyale.ale(raises_late, sdf, "x")
+
+
+def test_spark_names_it_cannot_select_by(spark):
+    """A dot or a backtick in a name (pyspark's own mapInPandas trips over them) and names equal
+    but for case (ambiguous under Spark's case-insensitive resolution): read by position."""
+    rng = np.random.default_rng(21)
+    data = pd.DataFrame({"x": rng.normal(size=120), "X": rng.normal(size=120), "a.b": rng.normal(size=120),
+                         "e`f": rng.integers(0, 3, 120)})
+
+    def model(d):
+        return d["x"].to_numpy() * 2 + d["X"].to_numpy() ** 2 + d["a.b"].to_numpy() * d["e`f"].to_numpy()
+
+    sdf = spark_frame(spark, data, 3)
+    features = ["x", "a.b", "e`f", ("X", "a.b")]
+    same_list(pyale.ale(model, sdf, features, sample_weight=None), pyale.ale(model, sdf.toPandas(), features))
+    assert list(sdf.columns) == ["x", "X", "a.b", "e`f"]  # the caller's frame keeps its names
+    with pytest.raises(TypeError, match=re.escape("Got pyspark.Column instead. A Dask or Spark DataFrame")):
+        pyale.ale(model, spark.createDataFrame(data[["x"]])["x"], "x")

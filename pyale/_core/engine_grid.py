@@ -51,14 +51,23 @@ from .grid import every_value_is_an_edge, resolve_level_order
 from .levels import level_distances_from_summary
 from .local import LevelAxis, NumericAxis
 
-__all__ = ["EngineData", "FilteredEngine", "MAX_EDGES", "is_engine_frame"]
+__all__ = ["EngineData", "FilteredEngine", "MAX_EDGES", "is_engine_frame", "is_engine_object"]
 
 #: Most interval edges of one feature on an engine (distinct values gathered, or quantiles asked for).
 MAX_EDGES = 1 << 20
 
 
 def is_engine_frame(data: object) -> bool:
-    """Whether ``data`` is a Dask or Spark DataFrame (computed on through an engine)."""
+    """Whether ``data`` is a Dask or Spark DataFrame (computed on through an engine).
+
+    Only data frames: a Dask Series or Array or a Spark Column is refused
+    where a pandas Series is (see :func:`pyale._frames.to_pandas_frame`).
+    """
+    return type(data).__name__ == "DataFrame" and is_engine_object(data)
+
+
+def is_engine_object(data: object) -> bool:
+    """Whether ``data`` is any Dask or Spark object (a frame, Series, Array or Column)."""
     return type(data).__module__.startswith(("dask", "pyspark", "dask_expr"))
 
 

@@ -91,6 +91,11 @@ def _blocks(batches, dtypes: dict, rows_per_block: int, offset: int = 0):
         yield _joined(pending, dtypes)
 
 
+def _named(batches, rename: dict | None):
+    """Arrow batches with the DataFrame's own column names (see :meth:`SparkEngine._source`)."""
+    return batches if rename is None else (batch.rename(columns=rename) for batch in batches)
+
+
 def _joined(batches, dtypes: dict) -> pd.DataFrame:
     block = batches[0] if len(batches) == 1 else pd.concat(batches, ignore_index=True)
     for name, dtype in dtypes.items():
@@ -99,7 +104,7 @@ def _joined(batches, dtypes: dict) -> pd.DataFrame:
     return block
 
 
-def _run_partition(batches, *, token, payload, offsets, dtypes, rows_per_block):
+def _run_partition(batches, *, token, payload, offsets, dtypes, rows_per_block, rename=None):
     """mapInPandas body: one output row (partition, rows, pickled result) per partition."""
     from pyspark import TaskContext
 
@@ -108,7 +113,7 @@ def _run_partition(batches, *, token, payload, offsets, dtypes, rows_per_block):
     seen, total = 0, None
     try:
         func, combine = unpickled(token, payload)
-        for block in _blocks(batches, dtypes, rows_per_block, offset):
+        for block in _blocks(_named(batches, rename), dtypes, rows_per_block, offset):
             part = func(block, offset + seen)
             total = part if total is None else combine(total, part)
             seen += block.shape[0]
@@ -124,13 +129,13 @@ def _run_partition(batches, *, token, payload, offsets, dtypes, rows_per_block):
         yield pd.DataFrame({"partition": [partition], "rows": [seen], "result": [result]})
 
 
-def _count_partition(batches, *, nullable):
+def _count_partition(batches, *, nullable, rename=None):
     """mapInPandas body of the first pass: rows, and missing values of integer/boolean columns."""
     from pyspark import TaskContext
 
     partition = TaskContext.get().partitionId()
     rows, missing = 0, np.zeros(len(nullable), dtype=np.int64)
-    for batch in batches:
+    for batch in _named(batches, rename):
         rows += batch.shape[0]
         missing += np.array([int(batch[name].isna().sum()) for name in nullable], dtype=np.int64)
     if rows:
@@ -153,6 +158,18 @@ class SparkEngine(Engine):
         self.df = df
         self.rows_per_block = rows_per_block
         self.columns = pd.Index(list(df.columns))
+        # Names Spark cannot select by (a dot or a backtick, which pyspark's own mapInPandas
+        # trips over, or two names equal but for case, ambiguous under Spark's default
+        # case-insensitive resolution): every pass reads the columns renamed by position
+        # (toDF, a projection that keeps the partitions) and blocks get the names back.
+        names = [str(c) for c in self.columns]
+        if any("." in n or "`" in n for n in names) or len({n.casefold() for n in names}) < len(names):
+            aliases = [f"_pyale_column_{i}" for i in range(len(names))]
+            self._source = df.toDF(*aliases)
+            self._alias = dict(zip(self.columns, aliases))
+            self._rename = dict(zip(aliases, self.columns))
+        else:
+            self._source, self._alias, self._rename = df, None, None
         self._counts: dict | None = None
         self._dtypes: pd.Series | None = None
         self._plain: bool | None = None
@@ -161,16 +178,18 @@ class SparkEngine(Engine):
         # The same plan shape as every later pass (mapInPandas on df): an aggregate
         # such as groupBy(spark_partition_id()) may see other partitions (seen with
         # a local relation: one partition there, two under mapInPandas).
-        fields = {field.name: type(field.dataType).__name__ for field in self.df.schema.fields}
+        fields = {name: type(field.dataType).__name__ for name, field in zip(self.columns, self.df.schema.fields)}
         nullable = [name for name, kind in fields.items() if kind in _INTEGRAL or kind == "BooleanType"]
         rows = self._projected(nullable or self.columns[:1]).mapInPandas(
-            functools.partial(_count_partition, nullable=nullable), "partition long, rows long, missing binary"
+            functools.partial(_count_partition, nullable=nullable, rename=self._rename),
+            "partition long, rows long, missing binary",
         ).collect()
         self._counts = {int(row["partition"]): int(row["rows"]) for row in rows}
         missing = np.zeros(len(nullable), dtype=np.int64)
         for row in rows:
             missing += pickle.loads(row["missing"])
-        dtypes = self.df.limit(0).toPandas().dtypes
+        dtypes = self._source.limit(0).toPandas().dtypes
+        dtypes.index = self.columns
         for name, count in zip(nullable, missing):
             if count:
                 dtypes[name] = np.dtype(float) if fields[name] in _INTEGRAL else np.dtype(object)
@@ -178,7 +197,8 @@ class SparkEngine(Engine):
 
     def head(self, n: int) -> pd.DataFrame:
         """Some ``n`` rows (``df.limit(n)``) with the dtypes blocks carry, for a model probe on the driver."""
-        rows = self.df.limit(n).toPandas()
+        rows = self._source.limit(n).toPandas()
+        rows.columns = self.columns
         return _joined([rows], dict(self.dtypes)) if rows.shape[0] else rows
 
     def _plain_plan(self) -> bool:
@@ -191,7 +211,7 @@ class SparkEngine(Engine):
         """
         if self._plain is None:
             try:
-                plan = self.df._jdf.queryExecution().executedPlan().toString()
+                plan = self._source._jdf.queryExecution().executedPlan().toString()
             except Exception:  # noqa: BLE001 - e.g. Spark Connect: no JVM handle
                 plan = "Exchange"
             self._plain = "Exchange" not in plan
@@ -200,11 +220,12 @@ class SparkEngine(Engine):
     def _projected(self, columns):
         """The DataFrame with only ``columns`` where that cannot change its partitions."""
         if columns is None or len(columns) == len(self.columns) or not self._plain_plan():
-            return self.df
+            return self._source
         wanted = set(columns)
         from pyspark.sql import functions as F
 
-        return self.df.select(*[F.col("`" + c.replace("`", "``") + "`") for c in self.columns if c in wanted])
+        names = [c if self._alias is None else self._alias[c] for c in self.columns if c in wanted]
+        return self._source.select(*[F.col("`" + c.replace("`", "``") + "`") for c in names])
 
     @property
     def partition_rows(self) -> dict:
@@ -245,6 +266,7 @@ class SparkEngine(Engine):
             offsets=offsets,
             dtypes={c: t for c, t in self.dtypes.items() if columns is None or c in set(columns)},
             rows_per_block=self.rows_per_block,
+            rename=self._rename,
         )
         rows = self._projected(columns).mapInPandas(run, "partition long, rows long, result binary").collect()
         for row in rows:
