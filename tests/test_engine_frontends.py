@@ -192,25 +192,52 @@ def test_ale_on_dask_every_value_an_edge_and_user_grids(dd, monkeypatch):
     same_ale(pyale.ale(model, ddf, "ties", n_intervals=1000), pyale.ale(model, data, "ties", n_intervals=1000))
 
 
-@pytest.mark.parametrize("weights", ["integer", "dyadic", "random"])
+@pytest.mark.parametrize("weights", ["integer", "dyadic", "random", "tenths"])
 def test_weighted_bootstrap_and_statistics_on_dask(dd, weights):
     data = frame(9000, seed=5)  # several bootstrap chunks, cut by partition boundaries
     rng = np.random.default_rng(1)
     w = {"integer": rng.integers(1, 4, size=9000).astype(float),
          "dyadic": rng.integers(1, 8, size=9000) / 4.0,
-         "random": rng.uniform(0.5, 2.0, size=9000)}[weights]
+         "random": rng.uniform(0.5, 2.0, size=9000),
+         "tenths": np.full(9000, 0.1)}[weights]  # running sums of 0.1 land on the targets W * p
     ddf = dask_frame(dd, data.assign(w=w), [4000, 0, 1, 4999])
     model = make_model()
     features = ["x", "cat", ("cat", "x"), ("x", "ties")]
     kwargs = {"n_bootstrap": 12, "random_state": 7, "ci_level": 0.8}
     got = pyale.ale(model, ddf, features, sample_weight="w", y="heavy", **kwargs)
     expected = pyale.ale(model, data, features, sample_weight=w, y="heavy", **kwargs)
-    same_list(got, expected, exact_counts=weights != "random")
+    same_list(got, expected, exact_counts=weights in ("integer", "dyadic"))
     same_statistics(got.statistics, expected.statistics)
     # statistics from the model's predictions (the passes call the model on every row)
     got = pyale.ale(model, ddf, ["x", "s"], sample_weight="w")
     expected = pyale.ale(model, data, ["x", "s"], sample_weight=w)
     same_statistics(got.statistics, expected.statistics)
+
+
+@pytest.mark.parametrize("sizes", [[30], [7, 0, 23], [1] * 30])
+def test_fractional_weights_give_the_pandas_level_order_on_dask(dd, sizes):
+    """Weight sums that differ in the last bit flip the sign of the MDS eigenvector (a reversed
+    level order) or swap two levels that look alike: the sums are exact on both sides."""
+    rng = np.random.default_rng(28)
+    base = pd.DataFrame({"x": rng.normal(size=10), "k": rng.integers(0, 4, 10), "w": rng.uniform(0.1, 3.0, 10)})
+    twins = pd.concat([base.assign(g="a"), base.assign(g="b").iloc[::-1],  # two levels alike, weights too
+                       pd.DataFrame({"x": rng.normal(size=10) + 1, "k": rng.integers(0, 4, 10),
+                                     "w": rng.uniform(0.1, 3.0, 10), "g": "c"})])
+    data = twins.sample(frac=1, random_state=3).reset_index(drop=True)
+    data["g"] = pd.Categorical(data["g"])
+
+    def model(d):
+        return d["x"].to_numpy() * (1 + d["g"].cat.codes.to_numpy()) + d["k"].to_numpy()
+
+    ddf = dask_frame(dd, data, sizes)
+    for conventions in ("aleplot", "iml"):
+        got = pyale.ale(model, ddf, ["g", ("g", "x")], sample_weight="w", conventions=conventions)
+        expected = pyale.ale(model, data.drop(columns="w"), ["g", ("g", "x")], sample_weight=data["w"].to_numpy(),
+                             conventions=conventions)
+        same_list(got, expected, exact_counts=False)
+    shuffled = data.sample(frac=1, random_state=9).reset_index(drop=True)  # and in any row order
+    assert pyale.ale(model, shuffled.drop(columns="w"), "g", sample_weight=shuffled["w"].to_numpy()).level_order \
+        == expected[0].level_order
 
 
 def test_unweighted_bootstrap_statistics_and_zero_weights_on_dask(dd):

@@ -18,8 +18,8 @@ that, and only the values at which ``N`` is evaluated matter.  So:
   negative and smallest positive ``c``;
 * :class:`TabulatedNormaliser` is a :class:`Normaliser` whose ECDF tables
   hold exactly those values, so :meth:`Normaliser.__call__`'s arithmetic
-  gives the in-memory doubles (unweighted and integer weights; fractional
-  weights are added in another order).  A value not yet in the table costs
+  gives the in-memory doubles (weights are added exactly before one
+  rounding, :mod:`pyale._rbase.exact`).  A value not yet in the table costs
   one more counting pass, never a wrong number.
 
 :class:`EngineNormalisers` asks every result of a call for its values
@@ -35,6 +35,7 @@ import pandas as pd
 
 from .._engines import Engine, add_results, order_statistics_of, weighted_order_statistics_of
 from .._engines.columns import numeric_values
+from .._rbase.exact import ExactSums, exact_group_sums, exact_total
 from .stats import Normaliser, ale_statistics
 
 __all__ = ["PredictionEngine", "EngineNormalisers", "TabulatedNormaliser"]
@@ -92,28 +93,32 @@ def _count_block(block, offset, *, columns, weight, medians, points):
     return out
 
 
+# Weighted counts are exact weight sums (pyale._rbase.exact), added across blocks and rounded
+# once in ``tabulate``: the doubles of the in-memory Normaliser, whatever the partitions.
 def _weight(w, n):
-    return n if w is None else float(w.sum())
+    return n if w is None else exact_total(w)
 
 
 def _at_least(values, w, points):
-    order = np.argsort(values, kind="stable")
-    ordered = values[order]
-    index = np.searchsorted(ordered, points, side="left")
+    """Rows (weights) with ``value >= point``, per point (``points`` sorted)."""
     if w is None:
-        return (ordered.shape[0] - index).astype(np.int64)
-    tail = np.concatenate((np.cumsum(w[order][::-1])[::-1], [0.0]))
-    return tail[index]
+        index = np.searchsorted(np.sort(values), points, side="left")
+        return (values.shape[0] - index).astype(np.int64)
+    above = np.searchsorted(points, values, side="right")  # points <= value
+    sums = exact_group_sums(above, w, points.shape[0] + 1)
+    return ExactSums(sums.base, np.cumsum(sums.limbs[::-1], axis=0)[::-1][1:])
 
 
 def _at_most(values, w, points):
-    order = np.argsort(values, kind="stable")
-    ordered = values[order]
-    index = np.searchsorted(ordered, points, side="right")
+    """Rows (weights) with ``value <= point``, per point (``points`` sorted)."""
     if w is None:
-        return index.astype(np.int64)
-    head = np.concatenate(([0.0], np.cumsum(w[order])))
-    return head[index]
+        return np.searchsorted(np.sort(values), points, side="right").astype(np.int64)
+    below = np.searchsorted(points, values, side="left")  # points < value
+    return exact_group_sums(below, w, points.shape[0] + 1).cumsum(0)[: points.shape[0]]
+
+
+def _doubles(found):
+    return found.rounded() if isinstance(found, ExactSums) else found
 
 
 def _combine_counts(a, b):
@@ -250,11 +255,12 @@ class EngineNormalisers:
             neg, pos = points[column]
             table = self._tables.setdefault(column, {"neg": np.zeros(0), "pos": np.zeros(0), "neg_n": np.zeros(0),
                                                      "pos_n": np.zeros(0)})
-            table.update(lower=found["lower"], upper=found["upper"], below=found["below"], above=found["above"])
+            table.update(lower=_doubles(found["lower"]), upper=_doubles(found["upper"]), below=found["below"],
+                         above=found["above"])
             table["neg"] = np.concatenate((table["neg"], neg))
-            table["neg_n"] = np.concatenate((table["neg_n"], found["at_lower"]))
+            table["neg_n"] = np.concatenate((table["neg_n"], _doubles(found["at_lower"])))
             table["pos"] = np.concatenate((table["pos"], pos))
-            table["pos_n"] = np.concatenate((table["pos_n"], found["at_upper"]))
+            table["pos_n"] = np.concatenate((table["pos_n"], _doubles(found["at_upper"])))
 
     def normaliser(self, column) -> Normaliser:
         """The tabulated :class:`Normaliser` of ``column`` (the values asked about so far)."""

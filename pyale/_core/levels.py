@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._rbase import cmdscale_1d, ecdf_at, quantile_type7, r_seq, stable_order
+from .._rbase.exact import exact_group_sums, exact_prefix_sums
 from .._rbase.weighted import weighted_ecdf_at, weighted_quantile_type7, weighted_sample
 
 __all__ = ["Covariate", "level_distances", "level_distances_from_summary", "mds_level_order"]
@@ -70,7 +71,7 @@ def _level_ecdfs(codes: np.ndarray, values: np.ndarray, n_levels: int, probes: n
         if ordered_weights is None:
             ecdfs[level] = ecdf_at(ordered[start:stop], probes, presorted=True)
         else:
-            ecdfs[level] = weighted_ecdf_at(ordered[start:stop], np.cumsum(ordered_weights[start:stop]), probes)
+            ecdfs[level] = weighted_ecdf_at(ordered[start:stop], exact_prefix_sums(ordered_weights[start:stop]), probes)
     return ecdfs
 
 
@@ -115,8 +116,10 @@ def _categorical_distance(
     other = covariate.values
     present = other >= 0
     width = max(covariate.n_levels, 1)
-    table = np.bincount(codes[present] * width + other[present], minlength=n_levels * width,
-                        weights=None if weights is None else weights[present])
+    if weights is None:
+        table = np.bincount(codes[present] * width + other[present], minlength=n_levels * width)
+    else:  # exact weight sums, as every engine's summary has them
+        table = exact_group_sums(codes[present] * width + other[present], weights[present], n_levels * width).rounded()
     table = table.reshape(n_levels, width)
     used = np.flatnonzero(table.any(axis=0))
     shares = table[:, used] / level_sizes[:, None]  # R: table(...) / x.count
@@ -167,7 +170,10 @@ def level_distances(
     ``sum``/``rowSums`` do.  Missing values in a covariate are left out, as
     R's ``na.rm = TRUE``, ``ecdf`` and ``table`` do.
     """
-    level_sizes = np.bincount(codes, minlength=n_levels, weights=weights).astype(float)
+    if weights is None:
+        level_sizes = np.bincount(codes, minlength=n_levels).astype(float)
+    else:
+        level_sizes = exact_group_sums(codes, weights, n_levels).rounded()
     total = np.zeros((n_levels, n_levels))
     for covariate in covariates:
         if covariate.categorical:
@@ -194,9 +200,9 @@ def level_distances_from_summary(summary) -> np.ndarray:
         The matrix :func:`level_distances` gives on the same rows: the
         ECDFs are the same ratios of counts, the shares the same ratios, and
         the same arithmetic (:func:`_max_abs_differences`,
-        :func:`_sequential_l1`) adds them up in the same order.  With
-        fractional weights the weight sums are added in another order, so
-        the last bits may differ.
+        :func:`_sequential_l1`) adds them up in the same order.  Weight sums
+        are exact before one rounding (:mod:`pyale._rbase.exact`) on both
+        sides, so fractional weights give the same matrix too.
     """
     n_levels = len(summary.levels)
     level_sizes = np.asarray(summary.level_sizes, dtype=float)

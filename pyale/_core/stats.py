@@ -35,6 +35,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._rbase.exact import exact_prefix_sums
+
 __all__ = ["STATISTICS", "Normaliser", "ale_statistics", "interval_values"]
 
 #: Row labels of a statistics table, in order.
@@ -71,7 +73,9 @@ class Normaliser:
         y, w = y[keep], w[keep]
         order = np.argsort(y, kind="stable")
         y, w = y[order], w[order]
-        cum = np.cumsum(w)
+        # Weight sums exact before one rounding (pyale._rbase.exact): the doubles every engine gets.
+        running = np.cumsum if weights is None else exact_prefix_sums
+        cum = running(w)
         centred = y - _weighted_median(y, cum)
         middle = _weighted_median(centred, cum)  # R: median(centred_y), which need not be 0
         negative, positive = centred[centred < 0], centred[centred > 0]
@@ -86,11 +90,12 @@ class Normaliser:
         lows, highs = centred <= 0, centred >= 0
         lower, lower_w = -centred[lows][::-1], w[lows][::-1]
         upper, upper_w = centred[highs], w[highs]
+        lower_cum, upper_cum = running(lower_w), running(upper_w)
         return cls(
             lower=lower,
-            lower_cum=np.cumsum(lower_w) / lower_w.sum() if lower.size else lower,
+            lower_cum=lower_cum / lower_cum[-1] if lower.size else lower,
             upper=upper,
-            upper_cum=np.cumsum(upper_w) / upper_w.sum() if upper.size else upper,
+            upper_cum=upper_cum / upper_cum[-1] if upper.size else upper,
             below=below,
             above=above,
         )

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from .._rbase import r_seq
+from .._rbase.exact import ExactSums, exact_group_sums
 from .base import Engine
 from .columns import NUMBER_KINDS, level_codes, numeric_values
 from .quantiles import quantiles_type7_of
@@ -174,9 +175,9 @@ def _counts_block(block, offset, feature, levels, numeric, categorical, weight, 
     weights = None if weight is None else numeric_values(block[weight])
 
     def count(index, size, where):
-        w = None if weights is None else weights[where]
-        found = np.bincount(index, weights=w, minlength=size)
-        return found if weights is not None else found.astype(np.int64)
+        if weights is not None:  # exact weight sums: the same doubles on every engine (pyale._rbase.exact)
+            return exact_group_sums(index, weights[where], size)
+        return np.bincount(index, minlength=size).astype(np.int64)
 
     out = {"sizes": count(codes[keep], n_levels, keep)}
     for name, sorted_probes in numeric:
@@ -285,7 +286,18 @@ def level_order_summaries(
     )
     n_levels = len(levels)
     zero = np.zeros if weight is not None else functools.partial(np.zeros, dtype=np.int64)
-    counts = counts or {"sizes": zero(n_levels)}
+    counts = counts or {}
+
+    def table_of(key, width):
+        """Counts (int64) or exact weight sums (ExactSums) as a (level x width) table."""
+        found = counts.get(key)
+        if found is None:
+            return zero((n_levels, width)) if weight is None else ExactSums.zeros(n_levels * width).reshape(n_levels, width)
+        return found.reshape(n_levels, width)
+
+    def doubles(found):  # weight sums are rounded once, after every block is in
+        return found.rounded() if isinstance(found, ExactSums) else found
+
     summaries = {}
     for name in numeric_names:
         if name not in probes:
@@ -293,19 +305,18 @@ def level_order_summaries(
             continue
         sorted_probes = dict(numeric)[name]
         width = sorted_probes.shape[0] + 1
-        table = counts.get(("numeric", name), zero(n_levels * width)).reshape(n_levels, width)
-        at_or_below = np.cumsum(table[:, :-1], axis=1)
+        table = table_of(("numeric", name), width)
+        at_or_below = doubles(table[:, :-1].cumsum(axis=1))
         where = np.searchsorted(sorted_probes, probes[name])
         summaries[name] = NumericCovariateSummary(
-            name, probes[name], at_or_below[:, where], table.sum(axis=1)
+            name, probes[name], at_or_below[:, where], doubles(table.sum(axis=1))
         )
     for name, categories in categorical:
         width = len(categories)
-        table = counts.get(("categorical", name), zero(n_levels * width)).reshape(n_levels, width)
-        summaries[name] = CategoricalCovariateSummary(name, tuple(categories), table)
+        summaries[name] = CategoricalCovariateSummary(name, tuple(categories), doubles(table_of(("categorical", name), width)))
     return LevelOrderSummary(
         feature=feature,
         levels=levels,
-        level_sizes=counts["sizes"],
+        level_sizes=doubles(table_of("sizes", 1)).reshape(n_levels),
         covariates=[summaries[name] for name in covariates],
     )

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._rbase.exact import ExactSums, exact_group_sums, exact_running_sums
 from .cellmaps import TOP, CellMap, float_keys, float_of_key, key_of
 from .columns import numeric_values
 
@@ -59,8 +60,8 @@ class _Answer:
     counts: np.ndarray
     lows: np.ndarray
     highs: np.ndarray
-    weights: list | None = None  # weighted: gathered weights, and weight sums per cell
-    sums: np.ndarray | None = None
+    weights: list | None = None  # weighted: gathered weights, and exact weight sums per cell
+    sums: ExactSums | None = None
 
     def __add__(self, other: "_Answer") -> "_Answer":
         weighted = self.sums is not None
@@ -95,7 +96,7 @@ class _Group:
         n_counts = sum(m.n_cells for m in self.maps if m is not None)
         return _Answer(
             [], [], np.zeros(n_counts, np.int64), np.full(n, TOP, np.uint64), np.zeros(n, np.uint64),
-            [] if weighted else None, np.zeros(n_counts) if weighted else None,
+            [] if weighted else None, ExactSums.zeros(n_counts) if weighted else None,
         )
 
 
@@ -161,7 +162,7 @@ def _answer_group(group: _Group, sample: _Sample) -> _Answer:
         answer.which.append(np.zeros(len(sample), np.int32) if which is None else which[to_gather].astype(np.int32))
         if sample.weights is not None:
             answer.weights.append(sample.weights[to_gather])
-    start = 0
+    start, sums = 0, []
     for i, cell_map in enumerate(group.maps):
         if cell_map is None:
             continue
@@ -169,12 +170,14 @@ def _answer_group(group: _Group, sample: _Sample) -> _Answer:
         if len(mine):
             cells = mine.cells(cell_map)
             answer.counts[start : start + cell_map.n_cells] += np.bincount(cells, minlength=cell_map.n_cells)
-            if mine.weights is not None:
-                answer.sums[start : start + cell_map.n_cells] += np.bincount(
-                    cells, weights=mine.weights, minlength=cell_map.n_cells
-                )
+            if mine.weights is not None:  # exact, so the cells' sums do not depend on the blocks
+                sums.append(exact_group_sums(cells, mine.weights, cell_map.n_cells))
             answer.lows[i], answer.highs[i] = mine.key_bounds()
+        elif answer.sums is not None:
+            sums.append(ExactSums.zeros(cell_map.n_cells))
         start += cell_map.n_cells
+    if answer.sums is not None:
+        answer.sums = ExactSums.concatenate(sums)
     return answer
 
 
@@ -208,7 +211,7 @@ class _Range:
     below: int  # values of the column with a smaller key
     count: int  # values with a key in [low, high]
     positions: np.ndarray  # unweighted: positions; weighted: cumulative-weight targets
-    below_weight: float = 0.0  # weighted: the weight of the values with a smaller key
+    below_weight: object = 0.0  # weighted: the exact weight (ExactSums) of the values with a smaller key
     parent: CellMap | None = None
     cell: int = 0
     whole: bool = False  # the range holds every finite value of the column
@@ -364,7 +367,7 @@ def _by_weight(values: np.ndarray, weights: np.ndarray, item: _Range) -> np.ndar
     positive = weights > 0
     order = np.argsort(values[positive], kind="stable")
     values = values[positive][order]
-    reached = item.below_weight + np.cumsum(weights[positive][order])
+    reached = (item.below_weight + exact_running_sums(weights[positive][order])).rounded()  # as in memory
     index = np.where(item.positions > 0, np.searchsorted(reached, item.positions, side="left"), 0)
     return values[np.minimum(index, values.shape[0] - 1)]  # past the end only by rounding
 
@@ -378,11 +381,12 @@ def _split(item: _Range, cell_map: CellMap, counts: np.ndarray, sums, seen_low: 
     if sums is None:
         cells = np.searchsorted(ends, item.positions, side="right")
     else:
-        reached = item.below_weight + np.cumsum(sums)
-        first = np.searchsorted(reached, item.below_weight, side="right")  # first cell of positive weight
-        cells = np.where(item.positions > 0, np.searchsorted(reached, item.positions, side="left"), first)
-        cells = np.minimum(cells, np.flatnonzero(sums > 0)[-1])  # past the end only by rounding
-        before = np.concatenate(([item.below_weight], reached[:-1]))
+        # Exact running weights, rounded once: the in-memory running sums of the same values.
+        reached = (item.below_weight + sums.cumsum(0)).rounded()
+        positive = np.flatnonzero(sums.positive())
+        cells = np.where(item.positions > 0, np.searchsorted(reached, item.positions, side="left"), positive[0])
+        cells = np.minimum(cells, positive[-1])  # targets never pass the total; kept as a guard
+        before = item.below_weight + sums.exclusive_cumsum()
     wanted = np.unique(cells)
     starts = cell_map.first_keys(wanted)
     stops = cell_map.first_keys(wanted + 1)
@@ -391,7 +395,7 @@ def _split(item: _Range, cell_map: CellMap, counts: np.ndarray, sums, seen_low: 
         count = int(counts[cell])
         out.append(
             _Range(item.column, max(int(first), seen_low), min(int(after) - 1, seen_high), int(ends[cell]) - count,
-                   count, item.positions[cells == cell], 0.0 if sums is None else float(before[cell]),
+                   count, item.positions[cells == cell], 0.0 if sums is None else before[cell],
                    parent=cell_map, cell=cell, parent_whole=item.whole)
         )
     return out

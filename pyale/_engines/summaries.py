@@ -16,9 +16,8 @@ paths through :mod:`pyale._rbase` where one exists (identical results).
   ordering the levels of a categorical feature needs.
 
 Counts become weight sums when a weight column is named.  Weight sums are
-floating-point sums in an order that depends on the engine; they are exact
-(and then engine-independent) when the weights are integers whose sums stay
-below 2**53.
+exact until they are rounded once to doubles (:mod:`pyale._rbase.exact`),
+so they do not depend on the engine or its partitions.
 """
 
 from __future__ import annotations
@@ -30,6 +29,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from .._rbase.exact import ExactSums, exact_group_sums, exact_total
 from .base import Engine
 from .columns import NUMBER_KINDS, dtype_kind, factorize, numeric_values
 
@@ -186,6 +186,11 @@ class _Tally:
         )
 
 
+def _rounded(total) -> float:
+    """An exact weight sum as a double (0.0 when nothing was added)."""
+    return float(total.rounded()) if isinstance(total, ExactSums) else float(total)
+
+
 def _add_dicts(a: dict, b: dict) -> dict:
     if not b:
         return a
@@ -205,7 +210,7 @@ def _tally_numbers(tally: _Tally, series: pd.Series, offset: int, weights) -> No
         if values.shape[0]:
             tally.minimum, tally.maximum = float(values.min()), float(values.max())
         if weights is not None:
-            tally.finite_weight = float(weights.sum())
+            tally.finite_weight = exact_total(weights)
         return
     missing = np.isnan(values)
     tally.n_missing = int(missing.sum())
@@ -223,7 +228,7 @@ def _tally_numbers(tally: _Tally, series: pd.Series, offset: int, weights) -> No
         kept = values[finite]
         tally.minimum, tally.maximum = float(kept.min()), float(kept.max())
         if weights is not None:
-            tally.finite_weight = float(weights[finite].sum())
+            tally.finite_weight = exact_total(weights[finite])
 
 
 def _tally_levels(tally: _Tally, series: pd.Series, offset: int, weights) -> None:
@@ -240,8 +245,8 @@ def _tally_levels(tally: _Tally, series: pd.Series, offset: int, weights) -> Non
         counts = np.bincount(codes[present], minlength=len(categories))
         tally.counts = {c: int(n) for c, n in zip(categories, counts) if n}
         if weights is not None:
-            sums = np.bincount(codes[present], weights=weights[present], minlength=len(categories))
-            tally.weights = {c: float(w) for c, w, n in zip(categories, sums, counts) if n}
+            sums = exact_group_sums(codes[present], weights[present], len(categories))
+            tally.weights = {c: sums[i] for i, (c, n) in enumerate(zip(categories, counts)) if n}
         return
     if tally.kind is None and pd.api.types.infer_dtype(series, skipna=True) not in ("string", "empty"):
         tally.all_strings = False
@@ -251,8 +256,8 @@ def _tally_levels(tally: _Tally, series: pd.Series, offset: int, weights) -> Non
     counts = np.bincount(codes[present], minlength=len(uniques))
     tally.counts = dict(zip(uniques, counts.tolist()))
     if weights is not None:
-        sums = np.bincount(codes[present], weights=weights[present], minlength=len(uniques))
-        tally.weights = dict(zip(uniques, sums.tolist()))
+        sums = exact_group_sums(codes[present], weights[present], len(uniques))
+        tally.weights = {u: sums[i] for i, u in enumerate(uniques)}
 
 
 def _checks_block(block: pd.DataFrame, offset: int, columns, weight):
@@ -300,7 +305,7 @@ def _finish(name, dtype, tally: _Tally | None, weighted: bool) -> ColumnCheck:
             first_infinite_value=None if first is None else first[1],
             minimum=tally.minimum if tally.n_finite else None,
             maximum=tally.maximum if tally.n_finite else None,
-            finite_weight=tally.finite_weight if weighted else None,
+            finite_weight=_rounded(tally.finite_weight) if weighted else None,
         )
     if kind != "categorical":
         return check
@@ -312,7 +317,7 @@ def _finish(name, dtype, tally: _Tally | None, weighted: bool) -> ColumnCheck:
     counts = np.array([tally.counts.get(c, 0) for c in categories], dtype=np.int64)
     weights = None
     if weighted:
-        weights = np.array([tally.weights.get(c, 0.0) for c in categories], dtype=float)
+        weights = np.array([_rounded(tally.weights.get(c, 0.0)) for c in categories], dtype=float)
     return replace(
         check, categories=categories, category_counts=counts, ordered=ordered, category_weights=weights
     )

@@ -15,17 +15,18 @@ times as its weight, so
   ``ceiling`` of ``1 + (W - 1) * p`` and interpolates as R's type 7 does,
   equal to R's default quantile of the repeated rows.
 
-Exactness: weights are added in floating point, in an order that depends on
-the engine and its blocks.  Integer weights (totals below 2**53) add up
-exactly in any order, so every engine gives the same answer, identical to
-repeating rows.  With fractional weights a target within rounding error of
-a cumulative weight may pick the neighbouring value on another engine.
+Exactness: every sum of weights (the total, per histogram cell, running
+sums) is exact until it is rounded once to a double, by a rule that depends
+on the exact value alone (:mod:`pyale._rbase.exact`), so every engine and
+partitioning reaches each target at the same value, fractional weights
+included.  Integer weights give the plain sums, identical to repeating rows.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .._rbase.exact import exact_prefix_sums
 from .base import Engine
 from .columns import numeric_values
 from .quantiles import _number_check, type7_from_order_statistics
@@ -48,7 +49,7 @@ def _in_memory(engine: Engine, column, weight, targets: np.ndarray) -> np.ndarra
     keep = np.isfinite(values) & (weights > 0)
     order = np.argsort(values[keep], kind="stable")
     values = values[keep][order]
-    reached = np.cumsum(weights[keep][order])
+    reached = exact_prefix_sums(weights[keep][order])
     index = np.where(targets > 0, np.searchsorted(reached, targets, side="left"), 0)
     return values[np.minimum(index, values.shape[0] - 1)]
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .exact import exact_prefix_sums
+
 __all__ = [
     "weighted_sample",
     "weighted_type1_positions",
@@ -21,13 +23,18 @@ __all__ = [
 
 
 def weighted_sample(x: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Values with positive weight sorted ascending (stable), and their cumulative weights."""
+    """Values with positive weight sorted ascending (stable), and their cumulative weights.
+
+    Each cumulative weight is the exact running sum rounded once
+    (:func:`~pyale._rbase.exact.exact_prefix_sums`), so it does not depend
+    on how the rows were ordered or split.
+    """
     x = np.asarray(x, dtype=float)
     w = np.asarray(weights, dtype=float)
     keep = w > 0
     x, w = x[keep], w[keep]
     order = np.argsort(x, kind="stable")
-    return x[order], np.cumsum(w[order])
+    return x[order], exact_prefix_sums(w[order])
 
 
 def _positions(cumulative: np.ndarray, targets: np.ndarray) -> np.ndarray:
