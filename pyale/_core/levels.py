@@ -21,8 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._rbase import cmdscale_1d, ecdf_at, quantile_type7, r_seq, stable_order
-from .._rbase.exact import exact_group_sums, exact_prefix_sums
-from .._rbase.weighted import weighted_ecdf_at, weighted_quantile_type7, weighted_sample
+from .._rbase.exact import exact_group_sums, exact_running_sums
+from .._rbase.weighted import weighted_quantile_type7, weighted_sample
 
 __all__ = ["Covariate", "level_distances", "level_distances_from_summary", "mds_level_order"]
 
@@ -70,8 +70,11 @@ def _level_ecdfs(codes: np.ndarray, values: np.ndarray, n_levels: int, probes: n
     for level, (start, stop) in enumerate(zip((stops - sizes).tolist(), stops.tolist())):
         if ordered_weights is None:
             ecdfs[level] = ecdf_at(ordered[start:stop], probes, presorted=True)
-        else:
-            ecdfs[level] = weighted_ecdf_at(ordered[start:stop], exact_prefix_sums(ordered_weights[start:stop]), probes)
+        else:  # weighted_ecdf_at with exact running weights, rounded only where the probes read them
+            running = exact_running_sums(ordered_weights[start:stop])
+            position = np.searchsorted(ordered[start:stop], probes, side="right")
+            below = np.where(position > 0, running[np.maximum(position - 1, 0)].rounded(), 0.0)
+            ecdfs[level] = below / running[stop - start - 1].rounded()
     return ecdfs
 
 

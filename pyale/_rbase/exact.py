@@ -124,7 +124,7 @@ class ExactSums:
         exact), so the result does not depend on the base a block chose.
         Integer sums below ``2**53`` come out exact.
         """
-        limbs = self.limbs.copy()
+        limbs = self.limbs.copy(order="K")
         n_limbs = limbs.shape[-1]
         for level in range(n_limbs - 1):
             carry = np.floor(limbs[..., level] / _LIMB)
@@ -141,42 +141,45 @@ def _axis(axis: int, ndim: int) -> int:
     return axis if axis >= 0 else ndim - 1 + axis
 
 
-def _integers(weights: np.ndarray):
-    """Mantissas ``M`` (uint64) and exponents ``e`` with ``w = M * 2**(e - 53)``, and each weight's lowest set bit."""
-    fraction, exponent = np.frexp(weights)
-    mantissa = np.ldexp(fraction, 53).astype(np.uint64)
-    lowest = mantissa & (~mantissa + np.uint64(1))  # the lowest set bit (0 for a zero weight)
-    low_exponent = np.frexp(lowest.astype(float))[1] - 1 + exponent.astype(np.int64) - 53
-    return mantissa, exponent.astype(np.int64), low_exponent
+def _limbs(weights: np.ndarray):
+    """``(base, n_limbs, limb(l))``: the weights cut into limbs, one limb array at a time.
 
-
-def _limbs(weights: np.ndarray, base: int | None = None, n_limbs: int | None = None):
-    """``(base, n_limbs, limb(l))``: the weights cut into limbs, one limb array at a time."""
+    ``base`` lies at or below the lowest bit any weight can hold (53 bits
+    below the smallest weight's leading bit), so every weight is a whole
+    number of units ``2**base``.  Limb ``l`` is ``floor(w / 2**(base + 20 l))
+    mod 2**20``, taken with float operations that are all exact (scaling by
+    powers of two, ``floor``, and a difference that is a small integer).
+    """
     weights = np.asarray(weights, dtype=float)
-    positive = (weights > 0) & (weights < np.inf)  # the callers refuse other weights; they add nothing here
-    if not positive.any():
-        return (0 if base is None else base), (0 if n_limbs is None else n_limbs), None
-    mantissa, exponent, low_exponent = _integers(np.where(positive, weights, 1.0))
-    mantissa = np.where(positive, mantissa, np.uint64(0))
-    if base is None:
-        base = int(low_exponent[positive].min()) // LIMB_BITS * LIMB_BITS
-    top = int(exponent[positive].max())
+    usable = (weights > 0) & (weights < np.inf)  # the callers refuse other weights; they add nothing here
+    if not usable.all():
+        weights = np.where(usable, weights, 0.0)
+    if not usable.any():
+        return 0, 0, None
+    smallest = float(np.min(weights, where=usable, initial=np.inf))
+    largest = float(np.max(weights))
+    base = (int(np.frexp(smallest)[1]) - 53) // LIMB_BITS * LIMB_BITS
+    top = int(np.frexp(largest)[1])  # every weight is below 2**top
     if top - base > MAX_SPAN:
         raise ValueError(
             "The weights span too many orders of magnitude to be added exactly (from "
-            f"{weights[positive].min()!r} to {weights[positive].max()!r}): rescale them."
+            f"{smallest!r} to {largest!r}): rescale them."
         )
-    if n_limbs is None:
-        n_limbs = -(-(top - base) // LIMB_BITS)
-    shift = exponent - 53 - base  # w = M * 2**shift in units of 2**base
+    n_limbs = -(-(top - base) // LIMB_BITS)
+    scratch = np.empty_like(weights)
 
     def limb(level: int) -> np.ndarray:
-        k = shift - LIMB_BITS * level  # limb = (M * 2**k) mod 2**LIMB_BITS
-        left = np.clip(k, 0, 63).astype(np.uint64)
-        right = np.clip(-k, 0, 63).astype(np.uint64)
-        bits = np.where(k >= 0, mantissa << left, mantissa >> right)
-        bits = np.where((k >= 64) | (k <= -64), np.uint64(0), bits)
-        return (bits & _MASK).astype(float)
+        shift = -(base + LIMB_BITS * level)
+        if -1022 <= shift <= 1023:  # times a power of two: exact (a product below 2**-1022 floors to 0 anyway)
+            units = np.multiply(weights, 2.0**shift)
+        else:
+            units = np.ldexp(weights, shift)  # the same, where 2**shift is no double (ldexp is slower)
+        np.floor(units, out=units)
+        np.multiply(units, 1.0 / _LIMB, out=scratch)
+        np.floor(scratch, out=scratch)
+        np.multiply(scratch, _LIMB, out=scratch)
+        np.subtract(units, scratch, out=units)  # the limb: an integer below 2**LIMB_BITS, exact
+        return units
 
     return base, n_limbs, limb
 
@@ -208,7 +211,7 @@ def exact_running_sums(weights: np.ndarray) -> ExactSums:
     """The exact running sums of ``weights`` (``np.cumsum`` without rounding)."""
     weights = np.asarray(weights, dtype=float)
     base, n_limbs, limb = _limbs(weights)
-    running = np.empty((weights.shape[0], n_limbs))
+    running = np.empty((weights.shape[0], n_limbs), order="F")  # each limb's running sums contiguous
     for level in range(n_limbs):
         np.cumsum(limb(level), out=running[:, level])
     return ExactSums(base, running)
