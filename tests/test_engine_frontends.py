@@ -296,6 +296,31 @@ def test_aleplot_and_pdplot_on_dask(dd):
             assert getattr(got, "K", None) == getattr(expected, "K", None)
 
 
+def test_iml_label_answers_on_dask(dd):
+    """A predict_function answering booleans: always the classes False and True, whatever a partition
+    (or the few probe rows) holds.  String labels without classes_ are read per call: a partition
+    missing a class is refused with what to do."""
+    data = frame(300, seed=11).sort_values("x", ignore_index=True)  # the first partition: all False
+
+    def decide(d):
+        return d["x"].to_numpy() > 1.0
+
+    ddf = dask_frame(dd, data, [100, 0, 200])
+    got = FeatureEffect(Predictor(predict_function=decide, data=ddf), "x").results
+    expected = FeatureEffect(Predictor(predict_function=decide, data=data), "x").results
+    same_table(got, expected)
+    assert list(expected[".class"].cat.categories) == ["False", "True"]
+    small = FeatureEffect(Predictor(predict_function=decide, data=data.iloc[:50]), "x").results  # all False
+    assert list(small[".class"].cat.categories) == ["False", "True"]
+
+    def words(d):
+        return np.where(d["x"].to_numpy() > 1.0, "high", "low")
+
+    with pytest.raises(pyale.PredictionError, match=re.escape(
+            "changed its outputs between calls: first ['low'], now ['high', 'low']. It answers class labels")):
+        FeatureEffect(Predictor(predict_function=words, data=ddf), "x")
+
+
 def test_iml_on_dask(dd):
     data = frame(300, seed=10)
     data["target"] = np.arange(300.0)

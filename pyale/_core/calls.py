@@ -453,9 +453,14 @@ class ModelCaller:
         if self.output_names is None:
             self.output_names = names
         elif names != self.output_names:
+            hint = ""
+            if isinstance(answer, pd.DataFrame) and answer.attrs.get("pyale_labels_seen"):
+                hint = (" It answers class labels, and the classes are those each call's rows showed (on a Dask "
+                        "or Spark DataFrame, each partition's): return a pandas Categorical with all the "
+                        "categories, or give the model a classes_ attribute, or return probabilities.")
             raise PredictionError(
                 f"{self.name} changed its outputs between calls: first {self.output_names!r}, "
-                f"now {names!r}."
+                f"now {names!r}.{hint}"
             )
         return out
 

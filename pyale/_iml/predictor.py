@@ -74,8 +74,13 @@ def _as_prediction_frame(raw: object, model: object, *, without_model: bool = Fa
         return values  # refused by the model caller's checks (no silent first column of a 3-D answer)
     if values.dtype.kind in "OUSb" and values.ndim == 1:
         classes = getattr(model, "classes_", None)
+        if classes is None and values.dtype.kind == "b":
+            classes = [False, True]  # always both, whichever rows a call holds (a partition, a few rows)
         if classes is None:
             classes = sorted(set(values.tolist()), key=str)
+            frame = _one_hot(values, classes)
+            frame.attrs["pyale_labels_seen"] = True  # classes read off this call's answer only
+            return frame
         return _one_hot(values, list(np.asarray(classes).tolist()))
     if values.ndim == 2 and values.shape[1] > 1:
         prefix = "" if without_model else f"{_SINGLE_OUTPUT}."
