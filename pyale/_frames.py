@@ -194,7 +194,7 @@ def as_pandas(X: object, *, param: str, caller: str, feature_names: Sequence | N
             "(ALE reads every row several times)."
         )
     if kind not in ("polars", "pyarrow") or type(X).__name__ not in ("DataFrame", "Table"):
-        shown = type(X).__name__ if kind == "builtins" else f"{kind}.{type(X).__name__}"
+        shown = type(X).__name__ if kind == "builtins" else f"{kind.replace('dask_expr', 'dask')}.{type(X).__name__}"
         hint = ""
         if kind in ("dask", "dask_expr", "pyspark"):
             hint = (" A Dask or Spark DataFrame is computed on where it is, but not a "
