@@ -291,8 +291,11 @@ def _numeric_pair(plan, block, caller, rows_per_call, shared=None):
         caller, block, [(f"{plan.purpose} (cell corner {key})", corner(*sides)) for key, sides in keys.items()],
         rows=rows, rows_per_call=rows_per_call, shared=shared,
     )))
-    second_order = (y["22"] - y["21"]) - (y["12"] - y["11"])
-    cells = kept1 * second.n_intervals + kept2
+    # In place (the variants are this function's own arrays, as in _numeric): no full-length temporaries.
+    second_order = np.subtract(y["22"], y["21"], out=y["22"])
+    second_order -= np.subtract(y["12"], y["11"], out=y["12"])
+    cells = np.multiply(kept1, second.n_intervals)
+    cells += kept2
     return {"local": Entries(cells, rows, first.n_intervals * second.n_intervals, second_order)}
 
 
