@@ -326,9 +326,9 @@ def ale(
     A Dask or Spark DataFrame gives the numbers pandas gives on the same rows
     (``X.compute()``, ``X.toPandas()``): grids, level orders and counts are
     identical (exact order statistics and level counts over the partitions,
-    never approximate quantiles; exact weight sums), effects agree to the
-    last bits of their sums, and so do weighted counts.  The model is pickled once and called inside the partitions; only
-    small arrays of sums come back.  ``sample_weight`` and ``y`` name columns
+    never approximate quantiles; weight sums exact), effects agree to the
+    last bits of their sums.  The model is pickled once and called inside
+    the partitions; only small arrays of sums come back.  ``sample_weight`` and ``y`` name columns
     of X; statistics from the model's predictions call the model on every
     row again (a few passes) when first read.  See ``docs/performance.md``.
 

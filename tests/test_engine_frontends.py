@@ -98,8 +98,8 @@ def close(got, expected, scale=None, what=""):
     assert_allclose(got, expected, rtol=RTOL, atol=RTOL * max(scale, 1e-300), err_msg=what)
 
 
-def same_ale(got, expected, *, exact_counts=True) -> None:
-    """Two ALEResults: discrete fields identical, numbers to 1e-12 of their scale."""
+def same_ale(got, expected) -> None:
+    """Two ALEResults: discrete fields and counts (weight sums too) identical, numbers to 1e-12 of their scale."""
     for field in ("features", "kind", "outputs", "conventions", "level_order", "ci_level", "bootstrap"):
         assert getattr(got, field) == getattr(expected, field), field
     for axis, (a, b) in enumerate(zip(got.grid, expected.grid)):
@@ -107,11 +107,8 @@ def same_ale(got, expected, *, exact_counts=True) -> None:
             assert a == b, f"levels of axis {axis}"
         else:
             assert_array_equal(a, b, err_msg=f"edges of axis {axis}")
-    if exact_counts:
-        assert_array_equal(got.counts, expected.counts)
-        assert got.counts.dtype == expected.counts.dtype
-    else:
-        close(got.counts, expected.counts, what="counts")
+    assert_array_equal(got.counts, expected.counts)
+    assert got.counts.dtype == expected.counts.dtype
     if expected.empty_cells is not None:
         assert_array_equal(got.empty_cells, expected.empty_cells)
     scale = np.nanmax(np.abs(expected.effects))
@@ -206,7 +203,7 @@ def test_weighted_bootstrap_and_statistics_on_dask(dd, weights):
     kwargs = {"n_bootstrap": 12, "random_state": 7, "ci_level": 0.8}
     got = pyale.ale(model, ddf, features, sample_weight="w", y="heavy", **kwargs)
     expected = pyale.ale(model, data, features, sample_weight=w, y="heavy", **kwargs)
-    same_list(got, expected, exact_counts=weights in ("integer", "dyadic"))
+    same_list(got, expected)  # weight sums per interval are exact: identical counts for any weights
     same_statistics(got.statistics, expected.statistics)
     # statistics from the model's predictions (the passes call the model on every row)
     got = pyale.ale(model, ddf, ["x", "s"], sample_weight="w")
@@ -234,7 +231,7 @@ def test_fractional_weights_give_the_pandas_level_order_on_dask(dd, sizes):
         got = pyale.ale(model, ddf, ["g", ("g", "x")], sample_weight="w", conventions=conventions)
         expected = pyale.ale(model, data.drop(columns="w"), ["g", ("g", "x")], sample_weight=data["w"].to_numpy(),
                              conventions=conventions)
-        same_list(got, expected, exact_counts=False)
+        same_list(got, expected)
     shuffled = data.sample(frac=1, random_state=9).reset_index(drop=True)  # and in any row order
     assert pyale.ale(model, shuffled.drop(columns="w"), "g", sample_weight=shuffled["w"].to_numpy()).level_order \
         == expected[0].level_order

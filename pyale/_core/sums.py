@@ -13,6 +13,7 @@ import numpy as np
 import scipy.sparse
 
 from .. import _threads as threads
+from .._rbase.exact import ExactSums, exact_group_sums
 
 __all__ = ["GroupSums", "group_sums"]
 
@@ -36,6 +37,10 @@ class GroupSums:
         ``(B, G)``: per replicate, the number of draws per group.
     replicate_total : numpy.ndarray or None
         ``(B, G, m)``: per replicate, the sum of the drawn rows' values.
+    exact_weight : ExactSums or None
+        With weights: ``weight`` exactly (:mod:`pyale._rbase.exact`);
+        ``weight`` is its rounding, so the weight per group is the same
+        double however the rows were split into blocks.
     """
 
     rows: np.ndarray
@@ -44,6 +49,7 @@ class GroupSums:
     spread: np.ndarray | None = None
     replicate_weight: np.ndarray | None = None
     replicate_total: np.ndarray | None = None
+    exact_weight: ExactSums | None = None
 
     def __add__(self, other: "GroupSums") -> "GroupSums":
         if other is None:
@@ -56,13 +62,17 @@ class GroupSums:
                 delta = other.total / np.where(w2 > 0, w2, 1) - self.total / np.where(w1 > 0, w1, 1)
                 extra = np.where((w1 > 0) & (w2 > 0), delta * delta * w1 * w2 / np.where(both > 0, both, 1), 0.0)
             spread = self.spread + other.spread + extra
+        exact_weight = None
+        if self.exact_weight is not None and other.exact_weight is not None:
+            exact_weight = self.exact_weight + other.exact_weight
         return GroupSums(
             rows=self.rows + other.rows,
-            weight=self.weight + other.weight,
+            weight=self.weight + other.weight if exact_weight is None else exact_weight.rounded(),
             total=None if self.total is None else self.total + other.total,
             spread=spread,
             replicate_weight=_add(self.replicate_weight, other.replicate_weight),
             replicate_total=_add(self.replicate_total, other.replicate_total),
+            exact_weight=exact_weight,
         )
 
     __radd__ = __add__
@@ -170,8 +180,10 @@ def group_sums(
     def sums():
         # Sums of weights and values in one pass over the whole block, as before pieces: the
         # effects do not depend on PIECE (only counts and the spread's sums of squares are
-        # added by piece).
-        weight = None if w is None else np.bincount(groups, weights=w, minlength=size)[:n_groups]
+        # added by piece).  Weights are added exactly (the same weight per group for any
+        # blocks), values in row order.
+        exact = None if w is None else exact_group_sums(groups, w, size)[:n_groups]
+        weight = None if w is None else (exact, exact.rounded())
         total = None
         if m:
             total = np.empty((n_groups, m))
@@ -184,6 +196,7 @@ def group_sums(
         firsts, (weight, total) = _by_pieces(first_pass, n, size, beside=sums)
     else:
         firsts, (weight, total) = [], sums()
+    exact_weight, weight = (None, None) if weight is None else weight
     rows = counts if counts is not None else sum(f[0] for f in firsts)[:n_groups]
     if w is None:
         weight = rows.astype(float)
@@ -214,7 +227,7 @@ def group_sums(
         safe = np.where(weight > 0, weight, 1.0)
         offset = total / safe[:, None] - reference[:, :n_groups].T
         squares = np.maximum(around[:, :n_groups].T - weight[:, None] * offset * offset, 0.0)
-    return GroupSums(rows, weight, total, squares)
+    return GroupSums(rows, weight, total, squares, exact_weight=exact_weight)
 
 
 def replicate_sums(sets: list, counts_pieces, n_replicates: int) -> list[tuple]:
