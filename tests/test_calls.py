@@ -451,3 +451,33 @@ def test_the_answer_is_always_a_new_array():
     got = pyale.ALEPlot(X, None, lambda m, d: buffered(d), J="x", K=5, plot=False)
     expected = pyale.ALEPlot(X, None, lambda m, d: plain(d), J="x", K=5, plot=False)
     assert_array_equal(got.f_values, expected.f_values)
+
+
+def test_a_named_vector_is_kept_without_a_copy_only_when_the_model_let_it_go():
+    """iml names a vector of predictions (one column frame over the model's array): when the model
+    keeps nothing, that array becomes pyale's own (no copy); a kept buffer is still copied."""
+    from pyale._iml.predictor import _as_prediction_frame
+
+    X = make_X()
+    addresses = []  # not the arrays: holding one would keep it (and then it must be copied)
+
+    def fresh(d):
+        values = plain(d)
+        addresses.append(values.__array_interface__["data"][0])
+        return values
+
+    caller = ModelCaller(fresh, name="f", convert=lambda raw: _as_prediction_frame(raw, None))
+    out = caller(X, "p")
+    assert out.__array_interface__["data"][0] == addresses[-1] and out.flags.writeable
+    assert_array_equal(out[:, 0], plain(X))
+    assert caller.output_names == ["..prediction"]
+    buffer = np.zeros(N)
+
+    def buffered(d):
+        buffer[:] = plain(d)
+        return buffer
+
+    kept = ModelCaller(buffered, name="f", convert=lambda raw: _as_prediction_frame(raw, None))
+    first = kept(X, "p")
+    assert not np.shares_memory(first, buffer)
+    assert_array_equal(first[:, 0], plain(X))

@@ -297,6 +297,18 @@ def _sole_owner(raw: object) -> bool:
     )
 
 
+def _names_only(answer: object, raw: object, n: int) -> bool:
+    """Whether a converted ``answer`` only named the model's array ``raw``: one column holding exactly
+    ``raw``'s ``n`` numbers in ``raw``'s own memory (iml's reading of a vector of predictions)."""
+    if not (isinstance(answer, pd.DataFrame) and answer.shape[1] == 1 and isinstance(raw, np.ndarray)):
+        return False
+    if raw.dtype != np.float64 or raw.size != n or not raw.flags.c_contiguous:
+        return False
+    column = answer.iloc[:, 0].to_numpy()
+    return (column.dtype == np.float64 and column.shape == (n,) and column.strides == (8,)
+            and column.__array_interface__["data"][0] == raw.__array_interface__["data"][0])
+
+
 def _as_numbers(answer, name: str, n: int, purpose: str, *, owned: bool = False) -> tuple[np.ndarray, list | None]:
     """A row-ordered answer as a float64 array ``(n, n_outputs)`` of pyale's own, and its output names.
 
@@ -434,7 +446,11 @@ class ModelCaller:
                     f"{self.name} returned {describe(raw)} that pyale cannot read as predictions "
                     f"({purpose}): {exc}"
                 ) from exc
-        out, names = _as_numbers(answer, self.name, n, purpose, owned=owned and answer is raw)
+        if owned and answer is not raw and _names_only(answer, raw, n):
+            out, _ = _as_numbers(raw, self.name, n, purpose, owned=True)  # the model's array, kept
+            names = list(answer.columns)
+        else:
+            out, names = _as_numbers(answer, self.name, n, purpose, owned=owned and answer is raw)
         if self.single_output and out.shape[1] != 1:
             raise PredictionError(
                 f"{self.name} must return one number per row; got shape {np.shape(answer)} "
