@@ -269,6 +269,39 @@ def test_unknown_categories_and_ordered_categories_on_dask(dd):
     same_list(pyale.ale(model, ddf, ["cat", "o", ("o", "x")]), pyale.ale(model, computed, ["cat", "o", ("o", "x")]))
 
 
+@pytest.mark.parametrize("meta", ["unknown", "first partition's"])
+def test_partitions_with_their_own_categories_on_dask(dd, meta):
+    """Each partition a Categorical of its own categories (read_csv with dtype='category', or metadata
+    that does not match): compute() unites them, and so does pyale, also in the blocks the model sees
+    (a row moved to a level its partition lacks is that level, not a missing value)."""
+    from dask import delayed
+
+    rng = np.random.default_rng(12)
+    parts = []
+    for i, cats in enumerate([["p", "q"], ["r", "s", "q"], ["z", "p", "s"]]):
+        parts.append(pd.DataFrame({"a": rng.normal(size=200), "b": rng.uniform(size=200),
+                                   "g": pd.Categorical(rng.choice(cats, 200), categories=cats)},
+                                  index=pd.RangeIndex(200 * i, 200 * (i + 1))))
+    ddf = dd.from_delayed([delayed(p) for p in parts], meta=parts[0].iloc[:0], verify_meta=False)
+    if meta == "unknown":
+        ddf = ddf.assign(g=ddf["g"].cat.as_unknown())
+    computed = ddf.compute()
+    assert computed["g"].cat.categories.tolist() == ["p", "q", "r", "s", "z"]
+
+    def model(d):  # codes and labels both matter: the dtype must be the computed frame's
+        g = d["g"]
+        assert not g.isna().any(), "a row moved to a level its partition lacks became missing"
+        return d["a"] * d["b"] + g.cat.codes.to_numpy() * d["b"] + (g == "r").to_numpy()
+
+    same_list(pyale.ale(model, ddf, ["g", ("g", "a")]), pyale.ale(model, computed, ["g", ("g", "a")]))
+    got = pyale.PDPlot(ddf, None, lambda m, d: model(d), "g", 5, plot=False)
+    expected = pyale.PDPlot(computed, None, lambda m, d: model(d), "g", 5, plot=False)
+    assert list(got.x_values) == list(expected.x_values)
+    close(got.f_values, expected.f_values)
+    same_table(FeatureEffect(Predictor(predict_function=model, data=ddf), "g").results,
+               FeatureEffect(Predictor(predict_function=model, data=computed), "g").results)
+
+
 def test_aleplot_and_pdplot_on_dask(dd):
     data = frame(300, seed=9)
     ddf = dask_frame(dd, data, [0, 120, 1, 179])

@@ -51,7 +51,7 @@ from .grid import every_value_is_an_edge, resolve_level_order
 from .levels import level_distances_from_summary
 from .local import LevelAxis, NumericAxis
 
-__all__ = ["EngineData", "FilteredEngine", "MAX_EDGES", "is_engine_frame", "is_engine_object"]
+__all__ = ["CategoryTyped", "EngineData", "FilteredEngine", "MAX_EDGES", "is_engine_frame", "is_engine_object"]
 
 #: Most interval edges of one feature on an engine (distinct values gathered, or quantiles asked for).
 MAX_EDGES = 1 << 20
@@ -118,6 +118,42 @@ class FilteredEngine(Engine):
         wanted = None if columns is None else list(dict.fromkeys([*columns, *self.keep_columns]))
         return self.engine.map_reduce(functools.partial(_filtered, func=func, keep=self.keep), combine,
                                       columns=wanted)
+
+
+def _typed(block, offset, *, func, dtypes):
+    changed = {name: dtype for name, dtype in dtypes.items() if name in block.columns and block[name].dtype != dtype}
+    return func(block.astype(changed) if changed else block, offset)  # a new frame: the partition is untouched
+
+
+class CategoryTyped(Engine):
+    """An engine whose blocks hold every categorical column with the data's one dtype.
+
+    Dask partitions may each carry their own categories: read with
+    ``dtype="category"`` (categories unknown), or built with metadata that
+    does not match them.  ``ddf.compute()`` unites them; a block cast to that
+    union holds the same values, and a row moved to a level its partition
+    lacked is that level, not a missing value.  So the model sees in every
+    block the dtype it sees on the computed frame.
+    """
+
+    def __init__(self, engine: Engine, dtypes: dict):
+        self.engine, self.categorical = engine, dict(dtypes)
+        self.columns = engine.columns
+        self.dtypes = engine.dtypes.copy()
+        for name, dtype in self.categorical.items():
+            self.dtypes[name] = dtype
+
+    @property
+    def n_rows(self) -> int:
+        return self.engine.n_rows
+
+    def typed(self, block: pd.DataFrame) -> pd.DataFrame:
+        """``block`` with the data's categorical dtypes."""
+        return _typed(block, 0, func=lambda b, _: b, dtypes=self.categorical)
+
+    def map_reduce(self, func, combine=add_results, *, columns=None):
+        return self.engine.map_reduce(functools.partial(_typed, func=func, dtypes=self.categorical), combine,
+                                      columns=columns)
 
 
 # ----------------------------------------------------------------------------- error-path passes
@@ -209,8 +245,23 @@ class EngineData:
         self.keep = None
         self._checks: dict = {}
         self._distances: dict = {}
+        self._unite_categories()
         if weight is not None:
             self._check_weight()
+
+    def _unite_categories(self) -> None:
+        """Read categorical columns with the one dtype ``compute()`` gives them (:class:`CategoryTyped`).
+
+        One pass over those columns finds every partition's categories (the
+        column checks, kept for later); where a partition's dtype differs
+        from the union, its blocks are cast.
+        """
+        names = [c for c in self.engine.columns if isinstance(self.engine.dtypes[c], pd.CategoricalDtype)]
+        if not names or getattr(self.engine, "in_memory", False):
+            return
+        found = column_checks(self.engine, names)
+        dtypes = {name: found[name].categorical_dtype for name in names if found[name].categorical_dtype is not None}
+        self.engine = self.rows = CategoryTyped(self.engine, dtypes)
 
     # -- facts
     @property

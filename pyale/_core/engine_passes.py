@@ -33,6 +33,7 @@ from .._engines.spark import SparkEngine
 from .._rbase import bin_right_closed
 from .bootstrap import CHUNK, make_draws
 from .calls import PredictionError
+from .engine_grid import CategoryTyped
 from .estimate import estimate
 from .pd import grid_predictions
 from .shifted import categorical_column_values, numeric_column_values
@@ -46,6 +47,9 @@ PROBE_ROWS = 8
 # ----------------------------------------------------------------------------- the probe
 def _head(engine, n: int) -> pd.DataFrame | None:
     """The first rows of an engine cheaply (one partition), with the blocks' dtypes; None if unknown."""
+    if isinstance(engine, CategoryTyped):
+        rows = _head(engine.engine, n)
+        return None if rows is None else engine.typed(rows)
     if isinstance(engine, PandasEngine):
         return engine.frame.head(n)
     if isinstance(engine, DaskEngine):

@@ -20,9 +20,12 @@ that cannot be pickled is refused before any work starts
 synchronous schedulers run everything in this process: nothing is pickled.
 
 A categorical column whose categories Dask does not know
-(``cat.as_unknown()``, or a CSV read with ``dtype="category"``) is read
-partition by partition; the summaries unite the categories of all
-partitions in partition order, the order ``ddf.compute()`` gives them.
+(``cat.as_unknown()``, or a CSV read with ``dtype="category"``), or whose
+partitions hold categories its metadata lacks, is read partition by
+partition; the summaries unite the categories of all partitions in
+partition order, the order ``ddf.compute()`` gives them, and every block
+is cast to that dtype before the model sees it
+(:class:`pyale._core.engine_grid.CategoryTyped`).
 """
 
 from __future__ import annotations

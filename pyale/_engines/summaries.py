@@ -328,9 +328,15 @@ def _categories_in_order(dtype: pd.CategoricalDtype, tally: _Tally) -> tuple:
 
     The union is the one ``ddf.compute()`` makes: categories of non-empty
     partitions in partition order, each new one appended where first seen.
+    It is used too when a block holds categories its declared dtype lacks
+    (Dask metadata that does not match the partitions): ``compute()`` unites
+    them, and so must pyale rather than drop those rows.
     """
     if not _unknown_categories(dtype):
-        return tuple(dtype.categories.tolist())
+        known = tuple(dtype.categories.tolist())
+        declared = set(known)
+        if all(c in declared for cats in tally.categories.values() for c in cats):
+            return known
     seen: dict = {}
     for offset in sorted(tally.categories):
         for category in tally.categories[offset]:
