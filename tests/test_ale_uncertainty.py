@@ -150,6 +150,31 @@ def test_heterogeneity_is_zero_for_an_additive_feature_and_positive_with_interac
     assert list(frame.columns) == ["x1", "output", "ale", "heterogeneity"]
 
 
+@pytest.mark.parametrize("piece", [None, 2])
+def test_heterogeneity_with_weights_far_apart_is_the_exact_weighted_sd(monkeypatch, piece):
+    """Rows of weight 1e-8 beside rows of weight 1e8: the spread is taken around the heaviest row's
+    difference, so the light rows cost no digits (checked against fractions.Fraction), also when the
+    rows are summed in pieces."""
+    from fractions import Fraction
+
+    from pyale._core import sums as sums_module
+
+    if piece is not None:
+        monkeypatch.setattr(sums_module, "PIECE", piece)
+    X = pd.DataFrame({"x": [0.0, 1.0, 1.0, 2.0, 2.0, 3.0, 3.0], "z": [0.0, 0.3, 0.7, 0.2, 0.9, 0.5, 0.8]})
+    w = np.array([1.0, 1e8, 1e-8, 1e-8, 1e8, 1.0, 1e-8])
+    result = pyale.ale(lambda d: d["x"] * d["z"], X, "x", sample_weight=w, n_intervals=3)
+    edges = result.grid[0]
+    for k in range(1, edges.shape[0]):
+        inside = ((X["x"] > edges[k - 1]) | (k == 1) & (X["x"] == edges[0])) & (X["x"] <= edges[k])
+        d = [Fraction(float(edges[k]) * z - float(edges[k - 1]) * z) for z in X["z"][inside]]  # the model's doubles
+        weights = [Fraction(v) for v in w[inside.to_numpy()]]
+        total = sum(weights)
+        mean = sum(a * b for a, b in zip(weights, d)) / total
+        exact = float(sum(a * (b - mean) ** 2 for a, b in zip(weights, d)) / total) ** 0.5
+        np.testing.assert_allclose(result.heterogeneity[k, 0], exact, rtol=1e-9)
+
+
 def test_statistics_of_a_linear_effect_by_hand():
     X = _data(11)
     result = pyale.ale(lambda d: 2.0 * d["x1"], X, "x1", n_intervals=10, y=2.0 * X["x1"])

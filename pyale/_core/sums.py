@@ -166,16 +166,24 @@ def group_sums(
     def first_pass(piece, _):
         g = groups[piece]
         rows = np.bincount(g, minlength=size) if counts is None else None
-        reference = None
+        reference = heaviest = None
         if references:
             # One of the group's own values per group (the piece's last; NaN where the piece
             # has none: differences of finite predictions are never NaN), so that a group whose
             # values are all equal gets exactly 0 and a large common level does not cancel
-            # digits: M2 = sum w (d - r)^2 - W (mean - r)^2.
+            # digits: M2 = sum w (d - r)^2 - W (mean - r)^2.  With weights, the value of the
+            # group's heaviest row: the weighted mean lies near it, whereas a row of tiny
+            # weight far from it would cancel most digits of the difference.
             reference = np.full((m, size), np.nan)
+            order, g_ordered = slice(None), g
+            if w is not None:
+                order = np.argsort(w[piece], kind="stable")  # the heaviest row of a group written last
+                g_ordered = g[order]
+                heaviest = np.full(size, -1.0)
+                heaviest[g_ordered] = w[piece][order]
             for j in range(m):
-                reference[j, g] = values[piece, j]
-        return rows, reference
+                reference[j, g_ordered] = values[piece, j][order]
+        return rows, reference, heaviest
 
     def sums():
         # Sums of weights and values in one pass over the whole block, as before pieces: the
@@ -202,9 +210,13 @@ def group_sums(
         weight = rows.astype(float)
     squares = None
     if references:
-        reference = np.zeros((m, size))  # the group's last value: in the last piece holding it
-        for _, piece_reference in firsts:
+        reference = np.zeros((m, size))  # the group's last (heaviest) value over the pieces
+        best = np.full(size, -np.inf)
+        for _, piece_reference, heaviest in firsts:
             present = ~np.isnan(piece_reference)
+            if heaviest is not None:
+                present &= (heaviest >= best)[None, :]
+                best = np.maximum(best, heaviest)
             reference[present] = piece_reference[present]
 
         def second_pass(piece, scratch):
