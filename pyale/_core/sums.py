@@ -175,14 +175,14 @@ def group_sums(
             # group's heaviest row: the weighted mean lies near it, whereas a row of tiny
             # weight far from it would cancel most digits of the difference.
             reference = np.full((m, size), np.nan)
-            order, g_ordered = slice(None), g
-            if w is not None:
-                order = np.argsort(w[piece], kind="stable")  # the heaviest row of a group written last
-                g_ordered = g[order]
+            chosen, g_chosen = slice(None), g
+            if w is not None:  # the rows as heavy as their group's heaviest (the last of them wins)
                 heaviest = np.full(size, -1.0)
-                heaviest[g_ordered] = w[piece][order]
+                np.maximum.at(heaviest, g, w[piece])
+                chosen = np.flatnonzero(w[piece] == heaviest[g])
+                g_chosen = g[chosen]
             for j in range(m):
-                reference[j, g_ordered] = values[piece, j][order]
+                reference[j, g_chosen] = values[piece, j][chosen]
         return rows, reference, heaviest
 
     def sums():
