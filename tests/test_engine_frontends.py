@@ -237,6 +237,33 @@ def test_fractional_weights_give_the_pandas_level_order_on_dask(dd, sizes):
         == expected[0].level_order
 
 
+def test_heterogeneity_on_dask_equals_pandas_at_any_level(dd):
+    """Blocks' spreads are added around one reference: equal differences give exactly 0 on every
+    partitioning, and a large common level of the differences costs no digits."""
+    rng = np.random.default_rng(14)
+    data = pd.DataFrame({"x": rng.normal(size=3000), "z": rng.uniform(size=3000),
+                         "w": rng.choice([1e-8, 0.3, 1e8], size=3000)})
+    ddf = dask_frame(dd, data, [1000, 7, 1993])
+    plain = data.drop(columns="w")
+
+    def product(d):  # a pair's second-order differences are all equal within a cell
+        return d["x"].to_numpy() * d["z"].to_numpy()
+
+    for weights in (None, "w"):
+        got = pyale.ale(product, ddf, ("x", "z"), n_intervals=5, sample_weight=weights)
+        expected = pyale.ale(product, plain, ("x", "z"), n_intervals=5,
+                             sample_weight=None if weights is None else data["w"].to_numpy())
+        assert np.nanmax(got.heterogeneity) == np.nanmax(expected.heterogeneity) == 0.0
+
+    def levelled(d):
+        return 1e6 * d["x"].to_numpy() + d["x"].to_numpy() * d["z"].to_numpy()
+
+    for weights in (None, "w"):
+        got = pyale.ale(levelled, ddf, "x", sample_weight=weights)
+        expected = pyale.ale(levelled, plain, "x", sample_weight=None if weights is None else data["w"].to_numpy())
+        same_ale(got, expected)  # heterogeneity to 1e-12 of its scale
+
+
 def test_unweighted_bootstrap_statistics_and_zero_weights_on_dask(dd):
     data = frame(5000, seed=6)
     ddf = dask_frame(dd, data, [1234, 3766])

@@ -30,9 +30,13 @@ class GroupSums:
         ``(G,)``: sum of the row weights per group (``rows`` without weights).
     total : numpy.ndarray or None
         ``(G, m)``: weighted sum of the values (None for weight-only groups).
-    spread : numpy.ndarray or None
-        ``(G, m)``: weighted sum of squared deviations from the group's
-        weighted mean (combined across blocks with Chan et al.'s update).
+    reference, centred, squares : numpy.ndarray or None
+        ``(G, m)`` each, for the spread: a reference value ``r`` per group
+        (one of the group's own values), ``sum w (d - r)`` and
+        ``sum w (d - r)**2``.  Blocks are added around one reference (the
+        other block's sums shifted to it), so the result does not lose
+        digits to a large common level of the values, and values that are
+        all equal give exactly 0 however the rows were split.
     replicate_weight : numpy.ndarray or None
         ``(B, G)``: per replicate, the number of draws per group.
     replicate_total : numpy.ndarray or None
@@ -46,22 +50,36 @@ class GroupSums:
     rows: np.ndarray
     weight: np.ndarray
     total: np.ndarray | None = None
-    spread: np.ndarray | None = None
+    reference: np.ndarray | None = None
+    centred: np.ndarray | None = None
+    squares: np.ndarray | None = None
     replicate_weight: np.ndarray | None = None
     replicate_total: np.ndarray | None = None
     exact_weight: ExactSums | None = None
 
+    @property
+    def spread(self) -> np.ndarray | None:
+        """``(G, m)``: weighted sum of squared deviations from the group's weighted mean."""
+        if self.squares is None:
+            return None
+        w = self.weight[:, None]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(w > 0, np.maximum(self.squares - self.centred * self.centred / np.where(w > 0, w, 1.0),
+                                              0.0), 0.0)
+
     def __add__(self, other: "GroupSums") -> "GroupSums":
         if other is None:
             return self
-        spread = None
-        if self.spread is not None:
-            w1, w2 = self.weight[:, None], other.weight[:, None]
-            both = w1 + w2
-            with np.errstate(invalid="ignore", divide="ignore"):
-                delta = other.total / np.where(w2 > 0, w2, 1) - self.total / np.where(w1 > 0, w1, 1)
-                extra = np.where((w1 > 0) & (w2 > 0), delta * delta * w1 * w2 / np.where(both > 0, both, 1), 0.0)
-            spread = self.spread + other.spread + extra
+        reference = centred = squares = None
+        if self.squares is not None:
+            # Around self's reference (other's where self has no row): other's sums shifted by
+            # delta = r_other - r, exactly 0 where both references are equal.
+            mine = (self.weight > 0)[:, None]
+            reference = np.where(mine, self.reference, other.reference)
+            delta = np.where((other.weight > 0)[:, None], other.reference - reference, 0.0)
+            w2 = other.weight[:, None]
+            centred = self.centred + (other.centred + w2 * delta)
+            squares = self.squares + (other.squares + delta * (2.0 * other.centred + w2 * delta))
         exact_weight = None
         if self.exact_weight is not None and other.exact_weight is not None:
             exact_weight = self.exact_weight + other.exact_weight
@@ -69,7 +87,9 @@ class GroupSums:
             rows=self.rows + other.rows,
             weight=self.weight + other.weight if exact_weight is None else exact_weight.rounded(),
             total=None if self.total is None else self.total + other.total,
-            spread=spread,
+            reference=reference,
+            centred=centred,
+            squares=squares,
             replicate_weight=_add(self.replicate_weight, other.replicate_weight),
             replicate_total=_add(self.replicate_total, other.replicate_total),
             exact_weight=exact_weight,
@@ -208,7 +228,7 @@ def group_sums(
     rows = counts if counts is not None else sum(f[0] for f in firsts)[:n_groups]
     if w is None:
         weight = rows.astype(float)
-    squares = None
+    reference = centred = squares = None
     if references:
         reference = np.zeros((m, size))  # the group's last (heaviest) value over the pieces
         best = np.full(size, -np.inf)
@@ -222,24 +242,24 @@ def group_sums(
         def second_pass(piece, scratch):
             g = groups[piece]
             shifted = scratch[: g.shape[0]]
-            around = np.empty((m, size))
+            around = np.empty((2, m, size))  # sum w (d - r), sum w (d - r)^2
             for j in range(m):
                 np.take(reference[j], g, out=shifted, mode="clip")  # every group is in 0 .. size - 1
                 np.subtract(values[piece, j], shifted, out=shifted)
-                np.multiply(shifted, shifted, out=shifted)
-                if w is not None:
-                    shifted *= w[piece]
-                around[j] = np.bincount(g, weights=shifted, minlength=size)
+                weighted = shifted if w is None else shifted * w[piece]
+                around[0, j] = np.bincount(g, weights=weighted, minlength=size)
+                np.multiply(weighted, shifted, out=shifted)
+                around[1, j] = np.bincount(g, weights=shifted, minlength=size)
             return around
 
         seconds, _ = _by_pieces(second_pass, n, size)
         around = seconds[0]
         for piece_around in seconds[1:]:
             around = around + piece_around
-        safe = np.where(weight > 0, weight, 1.0)
-        offset = total / safe[:, None] - reference[:, :n_groups].T
-        squares = np.maximum(around[:, :n_groups].T - weight[:, None] * offset * offset, 0.0)
-    return GroupSums(rows, weight, total, squares, exact_weight=exact_weight)
+        # Sum w (d - r) itself, not total - W r: its error scales with the spread, not with the level.
+        centred, squares = around[0, :, :n_groups].T, around[1, :, :n_groups].T
+        reference = reference[:, :n_groups].T
+    return GroupSums(rows, weight, total, reference, centred, squares, exact_weight=exact_weight)
 
 
 def replicate_sums(sets: list, counts_pieces, n_replicates: int) -> list[tuple]:
