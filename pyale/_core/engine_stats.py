@@ -35,7 +35,7 @@ import pandas as pd
 
 from .._engines import Engine, add_results, order_statistics_of, weighted_order_statistics_of
 from .._engines.columns import numeric_values
-from .._rbase.exact import ExactSums, exact_group_sums, exact_total
+from .._rbase.exact import ExactSums, as_doubles, exact_group_sums, exact_total
 from .stats import Normaliser, ale_statistics
 
 __all__ = ["PredictionEngine", "EngineNormalisers", "TabulatedNormaliser"]
@@ -116,9 +116,6 @@ def _at_most(values, w, points):
     below = np.searchsorted(points, values, side="left")  # points < value
     return exact_group_sums(below, w, points.shape[0] + 1).cumsum(0)[: points.shape[0]]
 
-
-def _doubles(found):
-    return found.rounded() if isinstance(found, ExactSums) else found
 
 
 def _combine_counts(a, b):
@@ -255,12 +252,12 @@ class EngineNormalisers:
             neg, pos = points[column]
             table = self._tables.setdefault(column, {"neg": np.zeros(0), "pos": np.zeros(0), "neg_n": np.zeros(0),
                                                      "pos_n": np.zeros(0)})
-            table.update(lower=_doubles(found["lower"]), upper=_doubles(found["upper"]), below=found["below"],
+            table.update(lower=as_doubles(found["lower"]), upper=as_doubles(found["upper"]), below=found["below"],
                          above=found["above"])
             table["neg"] = np.concatenate((table["neg"], neg))
-            table["neg_n"] = np.concatenate((table["neg_n"], _doubles(found["at_lower"])))
+            table["neg_n"] = np.concatenate((table["neg_n"], as_doubles(found["at_lower"])))
             table["pos"] = np.concatenate((table["pos"], pos))
-            table["pos_n"] = np.concatenate((table["pos_n"], _doubles(found["at_upper"])))
+            table["pos_n"] = np.concatenate((table["pos_n"], as_doubles(found["at_upper"])))
 
     def normaliser(self, column) -> Normaliser:
         """The tabulated :class:`Normaliser` of ``column`` (the values asked about so far)."""

@@ -191,7 +191,7 @@ def group_sums(
             # One of the group's own values per group (the piece's last; NaN where the piece
             # has none: differences of finite predictions are never NaN), so that a group whose
             # values are all equal gets exactly 0 and a large common level does not cancel
-            # digits: M2 = sum w (d - r)^2 - W (mean - r)^2.  With weights, the value of the
+            # digits (see GroupSums.spread).  With weights, the value of the
             # group's heaviest row: the weighted mean lies near it, whereas a row of tiny
             # weight far from it would cancel most digits of the difference.
             reference = np.full((m, size), np.nan)

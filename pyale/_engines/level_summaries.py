@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from .._rbase import r_seq
-from .._rbase.exact import ExactSums, exact_group_sums
+from .._rbase.exact import ExactSums, as_doubles, exact_group_sums
 from .base import Engine
 from .columns import NUMBER_KINDS, level_codes, numeric_values
 from .quantiles import quantiles_type7_of
@@ -294,10 +294,6 @@ def level_order_summaries(
         if found is None:
             return zero((n_levels, width)) if weight is None else ExactSums.zeros(n_levels * width).reshape(n_levels, width)
         return found.reshape(n_levels, width)
-
-    def doubles(found):  # weight sums are rounded once, after every block is in
-        return found.rounded() if isinstance(found, ExactSums) else found
-
     summaries = {}
     for name in numeric_names:
         if name not in probes:
@@ -306,17 +302,17 @@ def level_order_summaries(
         sorted_probes = dict(numeric)[name]
         width = sorted_probes.shape[0] + 1
         table = table_of(("numeric", name), width)
-        at_or_below = doubles(table[:, :-1].cumsum(axis=1))
+        at_or_below = as_doubles(table[:, :-1].cumsum(axis=1))  # weight sums: rounded once, every block in
         where = np.searchsorted(sorted_probes, probes[name])
         summaries[name] = NumericCovariateSummary(
-            name, probes[name], at_or_below[:, where], doubles(table.sum(axis=1))
+            name, probes[name], at_or_below[:, where], as_doubles(table.sum(axis=1))
         )
     for name, categories in categorical:
         width = len(categories)
-        summaries[name] = CategoricalCovariateSummary(name, tuple(categories), doubles(table_of(("categorical", name), width)))
+        summaries[name] = CategoricalCovariateSummary(name, tuple(categories), as_doubles(table_of(("categorical", name), width)))
     return LevelOrderSummary(
         feature=feature,
         levels=levels,
-        level_sizes=doubles(table_of("sizes", 1)).reshape(n_levels),
+        level_sizes=as_doubles(table_of("sizes", 1)).reshape(n_levels),
         covariates=[summaries[name] for name in covariates],
     )

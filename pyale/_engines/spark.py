@@ -92,7 +92,7 @@ def _blocks(batches, dtypes: dict, rows_per_block: int, offset: int = 0):
 
 
 def _named(batches, rename: dict | None):
-    """Arrow batches with the DataFrame's own column names (see :meth:`SparkEngine._source`)."""
+    """Arrow batches with the DataFrame's own column names (``SparkEngine`` may read them renamed)."""
     return batches if rename is None else (batch.rename(columns=rename) for batch in batches)
 
 

@@ -29,7 +29,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .._rbase.exact import ExactSums, exact_group_sums, exact_total
+from .._rbase.exact import as_doubles, exact_group_sums, exact_total
 from .base import Engine
 from .columns import NUMBER_KINDS, dtype_kind, factorize, numeric_values
 
@@ -186,11 +186,6 @@ class _Tally:
         )
 
 
-def _rounded(total) -> float:
-    """An exact weight sum as a double (0.0 when nothing was added)."""
-    return float(total.rounded()) if isinstance(total, ExactSums) else float(total)
-
-
 def _add_dicts(a: dict, b: dict) -> dict:
     if not b:
         return a
@@ -305,7 +300,7 @@ def _finish(name, dtype, tally: _Tally | None, weighted: bool) -> ColumnCheck:
             first_infinite_value=None if first is None else first[1],
             minimum=tally.minimum if tally.n_finite else None,
             maximum=tally.maximum if tally.n_finite else None,
-            finite_weight=_rounded(tally.finite_weight) if weighted else None,
+            finite_weight=float(as_doubles(tally.finite_weight)) if weighted else None,
         )
     if kind != "categorical":
         return check
@@ -317,7 +312,7 @@ def _finish(name, dtype, tally: _Tally | None, weighted: bool) -> ColumnCheck:
     counts = np.array([tally.counts.get(c, 0) for c in categories], dtype=np.int64)
     weights = None
     if weighted:
-        weights = np.array([_rounded(tally.weights.get(c, 0.0)) for c in categories], dtype=float)
+        weights = np.array([float(as_doubles(tally.weights.get(c, 0.0))) for c in categories], dtype=float)
     return replace(
         check, categories=categories, category_counts=counts, ordered=ordered, category_weights=weights
     )

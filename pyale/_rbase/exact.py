@@ -31,7 +31,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["LIMB_BITS", "ExactSums", "exact_group_sums", "exact_total", "exact_running_sums", "exact_prefix_sums"]
+__all__ = [
+    "LIMB_BITS", "ExactSums", "as_doubles", "exact_group_sums", "exact_total", "exact_running_sums", "exact_prefix_sums",
+]
 
 LIMB_BITS = 20
 _LIMB = float(1 << LIMB_BITS)
@@ -66,12 +68,17 @@ class ExactSums:
         out[..., low : low + self.limbs.shape[-1]] = self.limbs
         return out
 
+    @staticmethod
+    def _span(parts) -> tuple[int, int]:
+        """The lowest base and the number of limbs that hold every one of ``parts``."""
+        base = min(p.base for p in parts)
+        top = max(p.base + LIMB_BITS * p.limbs.shape[-1] for p in parts)
+        return base, (top - base) // LIMB_BITS
+
     def __add__(self, other: "ExactSums") -> "ExactSums":
         if other is None or (isinstance(other, (int, float)) and other == 0):
             return self
-        base = min(self.base, other.base)
-        top = max(self.base + LIMB_BITS * self.limbs.shape[-1], other.base + LIMB_BITS * other.limbs.shape[-1])
-        n_limbs = (top - base) // LIMB_BITS
+        base, n_limbs = ExactSums._span((self, other))
         return ExactSums(base, self._aligned(base, n_limbs) + other._aligned(base, n_limbs))
 
     __radd__ = __add__
@@ -90,9 +97,7 @@ class ExactSums:
         """The 1-D sums of ``parts`` end to end."""
         if not parts:
             return ExactSums.zeros(0)
-        base = min(p.base for p in parts)
-        top = max(p.base + LIMB_BITS * p.limbs.shape[-1] for p in parts)
-        n_limbs = (top - base) // LIMB_BITS
+        base, n_limbs = ExactSums._span(parts)
         return ExactSums(base, np.concatenate([p._aligned(base, n_limbs) for p in parts]))
 
     def reshape(self, *shape) -> "ExactSums":
@@ -134,6 +139,11 @@ class ExactSums:
         for level in range(n_limbs - 2, -1, -1):
             value = value * _LIMB + limbs[..., level]
         return np.ldexp(value, self.base)
+
+
+def as_doubles(sums):
+    """Exact sums rounded to doubles (:meth:`ExactSums.rounded`); counts and plain numbers as they are."""
+    return sums.rounded() if isinstance(sums, ExactSums) else sums
 
 
 def _axis(axis: int, ndim: int) -> int:
