@@ -61,7 +61,7 @@ def is_engine_frame(data: object) -> bool:
     """Whether ``data`` is a Dask or Spark DataFrame (computed on through an engine).
 
     Only data frames: a Dask Series or Array or a Spark Column is refused
-    where a pandas Series is (see :func:`pyale._frames.to_pandas_frame`).
+    where a pandas Series is (see :func:`pyale._frames.as_pandas`).
     """
     return type(data).__name__ == "DataFrame" and is_engine_object(data)
 
@@ -253,8 +253,8 @@ class EngineData:
         """Read categorical columns with the one dtype ``compute()`` gives them (:class:`CategoryTyped`).
 
         One pass over those columns finds every partition's categories (the
-        column checks, kept for later); where a partition's dtype differs
-        from the union, its blocks are cast.
+        column checks, kept for later when there are no weights); where a
+        partition's dtype differs from the union, its blocks are cast.
         """
         names = [c for c in self.engine.columns if isinstance(self.engine.dtypes[c], pd.CategoricalDtype)]
         if not names or getattr(self.engine, "in_memory", False):
@@ -262,6 +262,8 @@ class EngineData:
         found = column_checks(self.engine, names)
         dtypes = {name: found[name].categorical_dtype for name in names if found[name].categorical_dtype is not None}
         self.engine = self.rows = CategoryTyped(self.engine, dtypes)
+        if self.weight is None:  # the same checks the grid stage asks for (weighted ones differ)
+            self._checks.update({name: found[name] for name in names})
 
     # -- facts
     @property
