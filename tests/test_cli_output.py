@@ -62,9 +62,26 @@ def test_run_refuses_a_non_empty_out_and_leaves_it_unchanged(run_inputs, first_r
     out, before = first_run
     code, _, stderr = run_main(run_argv(run_inputs, out, "capital"))
     assert code == 2
-    assert f"--out {str(out)!r} is not empty" in stderr and "--overwrite" in stderr
+    assert f"--out {str(out)!r} is not empty (it holds 'ale_firm.csv' and 8 more)" in stderr
+    assert "--overwrite" in stderr
     assert snapshot(out) == before
     assert leftovers(out.parent) == []
+
+
+@pytest.mark.parametrize("command", ["run", "validate"])
+def test_a_non_empty_out_is_refused_before_any_work(tmp_path, monkeypatch, command):
+    monkeypatch.setattr(_validate, "r_problem", lambda conventions: None)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "ale_x.csv").write_text("earlier")
+    code, _, stderr = run_main([command, "--data", tmp_path / "missing.csv", "--model", tmp_path / "missing.pkl",
+                                "--features", "x", "--out", out])
+    assert code == 2
+    assert f"--out {str(out)!r} is not empty (it holds 'ale_x.csv'); results are written to a new or empty " \
+           "folder only, so that two runs never mix. Add --overwrite to replace that folder whole, or choose " \
+           "another --out." in stderr
+    assert "no such file" not in stderr
+    assert snapshot(out) == {"ale_x.csv": b"earlier"}
 
 
 def test_the_first_run_manifest_lists_exactly_its_files(first_run):

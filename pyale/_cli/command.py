@@ -17,6 +17,10 @@ validate
     writes a report (Markdown and self-contained HTML: differences per
     effect, overlay plots, versions, SHA-256 of the inputs, the exact calls).
 
+Each writes its files into a new folder beside ``--out`` and moves it into
+place only when every file is written; a non-empty ``--out`` is refused
+unless ``--overwrite``, which replaces it whole (see :mod:`pyale._cli.output`).
+
 Exit codes: 0 success (validate: every effect matches R); 1 the job failed
 (unreadable file, model error, ALE error; validate: some effect differs from
 R); 2 the command line is wrong (unknown option, missing file, unknown
@@ -383,6 +387,8 @@ def _validate_command(args) -> int:
     problem = _validate.r_problem(conventions)
     if problem:
         raise CommandError(f"cannot run R here: {problem}", EXIT_NO_R)
+    inputs = {"--data": args.data, "--model": args.model}
+    check_output(args.out, args.overwrite, inputs)  # before the work; checked again when the files are in
     log = _progress if not args.quiet else (lambda message: None)
     data = _read_data(args.data, parse_dtypes(args.dtype), args.categorical)
     log(f"read {data.shape[0]} rows x {data.shape[1]} columns from {str(args.data)!r}")
@@ -416,8 +422,6 @@ def _validate_command(args) -> int:
                 f"is asked for (R's make.names changes them: {renamed!r}, and the model then gets no "
                 "columns). Rename those columns, or compare with ALEPlot only: --conventions aleplot.",
                 EXIT_USAGE)
-    inputs = {"--data": args.data, "--model": args.model}
-    check_output(args.out, args.overwrite, inputs)
     from .files import effect_stems, feature_label
 
     comparisons, files = [], []

@@ -80,7 +80,8 @@ def check_output(out: Path, overwrite: bool, inputs: Mapping[str, Path] | None =
                                "--out whole, so give them a folder of their own.", EXIT_USAGE)
     entries = _entries(target)
     if entries and not overwrite:
-        raise CommandError(f"--out {shown!r} is not empty (it holds {len(entries)} entries, e.g. {entries[0]!r}); "
+        more = f" and {len(entries) - 1} more" if len(entries) > 1 else ""
+        raise CommandError(f"--out {shown!r} is not empty (it holds {entries[0]!r}{more}); "
                            "results are written to a new or empty folder only, so that two runs never mix. "
                            "Add --overwrite to replace that folder whole, or choose another --out.", EXIT_USAGE)
     return target

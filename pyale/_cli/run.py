@@ -94,6 +94,8 @@ def run_command(args) -> int:
 
     log = Log(args.quiet)
     start = time.perf_counter()
+    inputs = {"--data": args.data, "--model": args.model}
+    check_output(args.out, args.overwrite, inputs)  # before the work; checked again when the files are in
     dtypes = parse_dtypes(args.dtype)
     data = _read_data(args.data, dtypes, args.categorical)
     log.progress(f"read {data.shape[0]} rows x {data.shape[1]} columns from {str(args.data)!r}")
@@ -104,8 +106,6 @@ def run_command(args) -> int:
     features = _parse_features(args.features, X.columns)
     response = _response(model, args.response)
     options = _bootstrap_options(args, data, X)
-    inputs = {"--data": args.data, "--model": args.model}
-    check_output(args.out, args.overwrite, inputs)
     names = [feature if isinstance(feature, tuple) else (feature,) for feature in features]
     labels = ", ".join(feature_label(n) for n in names)
     log.progress(f"ALE of {labels} ({args.conventions} conventions"
