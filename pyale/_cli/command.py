@@ -17,6 +17,10 @@ validate
     writes a report (Markdown and self-contained HTML: differences per
     effect, overlay plots, versions, SHA-256 of the inputs, the exact calls).
 
+Each writes its files into a new folder beside ``--out`` and moves it into
+place only when every file is written; a non-empty ``--out`` is refused
+unless ``--overwrite``, which replaces it whole (see :mod:`pyale._cli.output`).
+
 Exit codes: 0 success (validate: every effect matches R); 1 the job failed
 (unreadable file, model error, ALE error; validate: some effect differs from
 R); 2 the command line is wrong (unknown option, missing file, unknown
@@ -54,7 +58,7 @@ from .inputs import (  # noqa: F401 - CommandError and the codes are part of thi
     parse_dtypes,
 )
 from .inputs import describe_error as _describe
-from .inputs import output_dir as _output_dir
+from .output import check_output, folder_argument, staged_output
 
 __all__ = ["main", "build_parser"]
 
@@ -95,6 +99,18 @@ def _level(text: str) -> float:
     return value
 
 
+def _add_out_options(command, what: str) -> None:
+    """``--out`` and ``--overwrite``, the same for every subcommand that writes a folder."""
+    command.add_argument("--out", required=True, type=folder_argument, metavar="DIR",
+                         help=f"folder for {what}: a new or empty one (created when missing). The files are "
+                              "written into a new folder beside it and moved to DIR only when all are "
+                              "written: an error or Ctrl-C leaves DIR as it was")
+    command.add_argument("--overwrite", action="store_true",
+                         help="replace a DIR that is not empty, whole: its earlier contents are deleted once "
+                              "the new results are in place (never merged with them); without this option "
+                              "such a DIR is refused")
+
+
 def _add_job_options(command, *, conventions: list[str], default: str, conventions_help: str) -> None:
     """The options ``run`` and ``validate`` share: data, model, features, output and ALE settings."""
     command.add_argument("--data", required=True, type=Path, metavar="FILE",
@@ -105,8 +121,7 @@ def _add_job_options(command, *, conventions: list[str], default: str, conventio
     command.add_argument("--features", required=True, nargs="+", metavar="FEATURE",
                          help="column names; 'a,b' for the second-order effect of a pair (a column "
                               "whose name holds the comma is that column)")
-    command.add_argument("--out", required=True, type=Path, metavar="DIR",
-                         help="directory for the results (created if missing)")
+    _add_out_options(command, "the results")
     command.add_argument("--conventions", choices=conventions, default=default, help=conventions_help)
     command.add_argument("--intervals", type=_positive_int, metavar="K",
                          help="intervals per numeric feature (ALEPlot's K, default 40; "
@@ -162,8 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
             "and one PNG per effect into OUT."
         ),
     )
-    demo.add_argument("--out", required=True, type=Path, metavar="DIR",
-                      help="directory for the CSV and PNG files (created if missing)")
+    _add_out_options(demo, "the CSV and PNG files")
     demo.set_defaults(handler=_demo_command)
 
     run = commands.add_parser(
@@ -327,7 +341,7 @@ def _report_files(out: Path, paths: list[Path]) -> None:
 
 
 def _demo_command(args) -> int:
-    out = _output_dir(args.out)
+    check_output(args.out, args.overwrite)
     from . import demo as _demo
 
     start = time.perf_counter()
@@ -340,13 +354,14 @@ def _demo_command(args) -> int:
     _progress(f"fitted OLS {_demo.FORMULA!r} (R-squared {model.rsquared:.3f})")
     X = data[_demo.FEATURES]
     written: list[Path] = []
-    for effect in _demo.demo_effects():
-        _progress(f"computing: {effect.title}")
-        result = effect.compute(X, model)
-        frame = result.to_frame()
-        _print_table(effect.title, frame)
-        written += _write(out, effect.stem, frame, lambda ax: result.plot(ax=ax), effect.title)
-    _report_files(out, written)
+    with staged_output(args.out, args.overwrite) as folder:
+        for effect in _demo.demo_effects():
+            _progress(f"computing: {effect.title}")
+            result = effect.compute(X, model)
+            frame = result.to_frame()
+            _print_table(effect.title, frame)
+            written += _write(folder, effect.stem, frame, lambda ax: result.plot(ax=ax), effect.title)
+    _report_files(args.out, [args.out / path.name for path in written])
     _progress(f"done in {time.perf_counter() - start:.1f} s")
     return EXIT_OK
 
@@ -372,6 +387,8 @@ def _validate_command(args) -> int:
     problem = _validate.r_problem(conventions)
     if problem:
         raise CommandError(f"cannot run R here: {problem}", EXIT_NO_R)
+    inputs = {"--data": args.data, "--model": args.model}
+    check_output(args.out, args.overwrite, inputs)  # before the work; checked again when the files are in
     log = _progress if not args.quiet else (lambda message: None)
     data = _read_data(args.data, parse_dtypes(args.dtype), args.categorical)
     log(f"read {data.shape[0]} rows x {data.shape[1]} columns from {str(args.data)!r}")
@@ -405,36 +422,37 @@ def _validate_command(args) -> int:
                 f"is asked for (R's make.names changes them: {renamed!r}, and the model then gets no "
                 "columns). Rename those columns, or compare with ALEPlot only: --conventions aleplot.",
                 EXIT_USAGE)
-    out = _output_dir(args.out)
     from .files import effect_stems, feature_label
 
     comparisons, files = [], []
     jobs = [(c, f) for f in features for c in conventions]
     stems = effect_stems([(c, f if isinstance(f, tuple) else (f,)) for c, f in jobs], joiner="_x_")
-    for number, ((conv, feature), stem) in enumerate(zip(jobs, stems), start=1):
-        label = feature_label(feature if isinstance(feature, tuple) else (feature,))
-        log(f"[{number}/{len(jobs)}] {conv}: {label} in R and in pyale")
-        K = args.intervals or _validate.DEFAULT_INTERVALS[conv]
-        compare = _validate.COMPARE[conv]
-        try:
-            comparison = compare(side, predict, feature, K)
-        except Exception as exc:  # noqa: BLE001 - R's or pyale's message, with the effect it concerns
-            if os.environ.get("PYALE_DEBUG"):
-                raise
-            raise CommandError(f"{conv} ALE of {label}: {_describe(exc)}") from exc
-        comparisons.append(comparison)
-        files.append(_report.write_effect_files(out, comparison, stem))
-        verdict = "matches R" if comparison.ok else "DIFFERS from R"
-        log(f"[{number}/{len(jobs)}] {verdict} (max |diff| {comparison.max_abs:.3g})")
-    context = _validate.report_context(args, data, model, X, features, conventions, side, response=response)
-    md_path, html_path = _report.write_reports(out, context, comparisons, files)
-    manifest = _report.write_validate_manifest(out, args, response, comparisons, files)
+    with staged_output(args.out, args.overwrite, inputs) as folder:
+        for number, ((conv, feature), stem) in enumerate(zip(jobs, stems), start=1):
+            label = feature_label(feature if isinstance(feature, tuple) else (feature,))
+            log(f"[{number}/{len(jobs)}] {conv}: {label} in R and in pyale")
+            K = args.intervals or _validate.DEFAULT_INTERVALS[conv]
+            compare = _validate.COMPARE[conv]
+            try:
+                comparison = compare(side, predict, feature, K)
+            except Exception as exc:  # noqa: BLE001 - R's or pyale's message, with the effect it concerns
+                if os.environ.get("PYALE_DEBUG"):
+                    raise
+                raise CommandError(f"{conv} ALE of {label}: {_describe(exc)}") from exc
+            comparisons.append(comparison)
+            files.append(_report.write_effect_files(folder, comparison, stem))
+            verdict = "matches R" if comparison.ok else "DIFFERS from R"
+            log(f"[{number}/{len(jobs)}] {verdict} (max |diff| {comparison.max_abs:.3g})")
+        context = _validate.report_context(args, data, model, X, features, conventions, side, response=response)
+        reports = _report.write_reports(folder, context, comparisons, files)
+        manifest = _report.write_validate_manifest(folder, args, response, comparisons, files, reports)
     matched = sum(c.ok for c in comparisons)
     if not args.quiet:
         print(f"{matched} of {len(comparisons)} effects match R (rtol 1e-10).")
         for comparison in comparisons:
             state = "match" if comparison.ok else "DIFFER " + "; ".join(comparison.problems)
             print(f"  {comparison.conventions:8s} {comparison.label:30s} max |diff| {comparison.max_abs:.3g}  {state}")
-        _report_files(out, [p for pair in files for p in pair] + [md_path, html_path, manifest])
+        written = [p for pair in files for p in pair] + [*reports, manifest]
+        _report_files(args.out, [args.out / path.name for path in written])
     log(f"done in {time.perf_counter() - start:.1f} s")
     return EXIT_OK if matched == len(comparisons) else EXIT_FAILED

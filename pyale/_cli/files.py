@@ -124,9 +124,9 @@ def _json_value(value):
     return str(value)
 
 
-def write_manifest(out: Path, header: dict, effects: list[dict]) -> Path:
-    """``manifest.json``: ``header`` and one entry per effect (features, kind, files, ...)."""
-    document = {**{str(k): _clean(v) for k, v in header.items()},
+def write_manifest(out: Path, header: dict, effects: list[dict], files: list[Path]) -> Path:
+    """``manifest.json``: ``header``, ``files`` (every file of the folder but itself) and one entry per effect."""
+    document = {**{str(k): _clean(v) for k, v in header.items()}, "files": [path.name for path in files],
                 "effects": [_clean(entry) for entry in effects]}
     path = out / "manifest.json"
     path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -28,17 +28,6 @@ class CommandError(Exception):
         self.code = code
 
 
-def output_dir(path: Path) -> Path:
-    """The ``--out`` directory, created when missing."""
-    if path.exists() and not path.is_dir():
-        raise CommandError(f"--out {str(path)!r} exists and is not a directory.", EXIT_USAGE)
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CommandError(f"cannot create the --out directory {str(path)!r}: {exc}") from exc
-    return path
-
-
 def describe_error(exc: BaseException) -> str:
     """An exception as one line: its message, or for an unexpected kind its type and a hint."""
     from .._core.calls import PredictionError

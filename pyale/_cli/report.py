@@ -152,8 +152,9 @@ def write_reports(out: Path, context: dict, comparisons, files) -> tuple[Path, P
     return md_path, html_path
 
 
-def write_validate_manifest(out: Path, args, response, comparisons, files) -> Path:
-    """``manifest.json``: per effect its conventions, exact feature names, verdict and files."""
+def write_validate_manifest(out: Path, args, response, comparisons, files, reports) -> Path:
+    """``manifest.json``: every file (``files``, then ``reports``) and per effect its conventions, exact
+    feature names, verdict and files."""
     from .. import __version__
 
     header = {"pyale": __version__, "command": "validate", "data": str(args.data), "model": str(args.model),
@@ -163,4 +164,4 @@ def write_validate_manifest(out: Path, args, response, comparisons, files) -> Pa
          "max_abs_diff": c.max_abs, "problems": list(c.problems), "table": csv_path.name, "plot": png_path.name}
         for c, (csv_path, png_path) in zip(comparisons, files)
     ]
-    return write_manifest(out, header, effects)
+    return write_manifest(out, header, effects, [path for pair in files for path in pair] + list(reports))

@@ -29,9 +29,9 @@ from .inputs import (
     _response,
     check_categories,
     describe_error,
-    output_dir,
     parse_dtypes,
 )
+from .output import check_output, staged_output
 from .page import PAGE, effect_line, intervals_text, write_page, write_summary
 
 __all__ = ["run_command", "draw_effect"]
@@ -94,6 +94,8 @@ def run_command(args) -> int:
 
     log = Log(args.quiet)
     start = time.perf_counter()
+    inputs = {"--data": args.data, "--model": args.model}
+    check_output(args.out, args.overwrite, inputs)  # before the work; checked again when the files are in
     dtypes = parse_dtypes(args.dtype)
     data = _read_data(args.data, dtypes, args.categorical)
     log.progress(f"read {data.shape[0]} rows x {data.shape[1]} columns from {str(args.data)!r}")
@@ -104,7 +106,6 @@ def run_command(args) -> int:
     features = _parse_features(args.features, X.columns)
     response = _response(model, args.response)
     options = _bootstrap_options(args, data, X)
-    out = output_dir(args.out)
     names = [feature if isinstance(feature, tuple) else (feature,) for feature in features]
     labels = ", ".join(feature_label(n) for n in names)
     log.progress(f"ALE of {labels} ({args.conventions} conventions"
@@ -121,17 +122,19 @@ def run_command(args) -> int:
 
     stems = effect_stems([("ale", n) for n in names] + [("stats", n) for n in names])
     rows, written = [], []
-    for result, stats, stem, stats_stem in zip(results, statistics, stems, stems[len(names):]):
-        paths = _write_effect(out, stem, stats_stem, result, stats, X, args)
-        written += paths
-        rows.append((result, stats, paths))
+    with staged_output(args.out, args.overwrite, inputs) as out:
+        for result, stats, stem, stats_stem in zip(results, statistics, stems, stems[len(names):]):
+            paths = _write_effect(out, stem, stats_stem, result, stats, X, args)
+            written += paths
+            rows.append((result, stats, paths))
+        written.append(write_summary(out / "summary.md", args, data, X, model, rows, dtypes))
+        written.append(write_page(out / PAGE, args, data, X, model, rows, dtypes))
+        written.append(_manifest(out, args, rows, response, dtypes, written))
+    for result, stats, paths in rows:  # once every file is in place
         log.result(effect_line(result, paths, stats))
         if args.print_tables:
             _print_tables(result, stats)
-    written.append(write_summary(out / "summary.md", args, data, X, model, rows, dtypes))
-    written.append(write_page(out / PAGE, args, data, X, model, rows, dtypes))
-    written.append(_manifest(out, args, rows, response, dtypes))
-    log.result(f"\nWrote {len(written)} files to {out.resolve()}: {written[-3].name}, {written[-2].name}, "
+    log.result(f"\nWrote {len(written)} files to {args.out.resolve()}: {written[-3].name}, {written[-2].name}, "
                f"{written[-1].name} and per effect a table, a statistics table and a plot.")
     log.progress(f"done in {time.perf_counter() - start:.1f} s")
     return EXIT_OK
@@ -189,7 +192,7 @@ def _print_tables(result, stats) -> None:
     sys.stdout.flush()
 
 
-def _manifest(out: Path, args, rows, response, dtypes: dict) -> Path:
+def _manifest(out: Path, args, rows, response, dtypes: dict, written: list[Path]) -> Path:
     from .. import __version__
     from .files import write_manifest
 
@@ -206,4 +209,4 @@ def _manifest(out: Path, args, rows, response, dtypes: dict) -> Path:
          "plot": png_path.name}
         for result, _, (csv_path, stats_path, png_path) in rows
     ]
-    return write_manifest(out, header, effects)
+    return write_manifest(out, header, effects, written)
