@@ -11,6 +11,7 @@ import pytest
 
 import pyale
 from pyale import PredictionError
+from pyale._core.adapters import declared_features
 
 
 def data(n=400, seed=2):
@@ -130,3 +131,89 @@ def test_lightgbm_sklearn_classifier_on_polars():
     expected = pyale.ale(lambda d: model.predict_proba(d[["a", "b"]]), frame, "a", n_intervals=5)
     assert got.outputs == (False, True)
     assert np.array_equal(got.effects, expected.effects)
+
+
+# ------------------------------------------------- feature names the model rewrote (LightGBM) or keeps
+
+
+def cancer():
+    """scikit-learn's breast cancer data: column names with spaces ("mean radius")."""
+    datasets = pytest.importorskip("sklearn.datasets")
+    X, y = datasets.load_breast_cancer(return_X_y=True, as_frame=True)
+    return X.iloc[:, :6], y.to_numpy()
+
+
+def cancer_models():
+    lgb = pytest.importorskip("lightgbm")
+    X, y = cancer()
+    options = {"n_estimators": 10, "num_leaves": 7, "verbose": -1, "n_jobs": 1}
+    classifier = lgb.LGBMClassifier(**options).fit(X, y)
+    return X, {
+        "LGBMClassifier": (classifier, classifier.predict_proba),
+        "LGBMRegressor": (lambda m: (m, m.predict))(lgb.LGBMRegressor(**options).fit(X, y)),
+        "Booster": (classifier.booster_, classifier.booster_.predict),
+    }
+
+
+@pytest.mark.parametrize("name", ["LGBMClassifier", "LGBMRegressor", "Booster"])
+def test_lightgbm_gets_the_columns_it_was_fitted_on_when_their_names_hold_spaces(name):
+    X, models = cancer_models()
+    model, predict = models[name]
+    assert "mean_radius" in declared_features(model) and "mean radius" in X.columns  # LightGBM's own names
+    features = ["mean radius", ("mean texture", "mean area")]
+    expected = pyale.ale(lambda d: predict(d[list(X.columns)]), X, features, n_intervals=5)
+    reordered = X[X.columns[::-1]].assign(**{"an id": np.arange(len(X))})  # other order, a column it never saw
+    for data in (reordered, X):
+        got = pyale.ale(model, data, features, n_intervals=5)
+        assert all(np.array_equal(g.effects, e.effects) for g, e in zip(got, expected))
+    assert np.ptp(got[0].effects) > 0
+
+
+def test_lightgbm_refuses_two_columns_that_it_would_name_alike():
+    X, models = cancer_models()
+    doubled = X.assign(mean_radius=X["mean radius"] * 2)
+    message = ("The model's feature 'mean_radius' could be any of the columns ['mean radius', 'mean_radius']: "
+               "LightGBM writes spaces in feature names as '_'")
+    for model, _ in models.values():
+        with pytest.raises(PredictionError, match=re.escape(message)):
+            pyale.ale(model, doubled, "mean texture", n_intervals=5)
+
+
+def test_xgboost_keeps_names_with_spaces():
+    xgb = pytest.importorskip("xgboost")
+    X, y = cancer()
+    classifier = xgb.XGBClassifier(n_estimators=10, max_depth=2, n_jobs=1).fit(X, y)
+    booster = classifier.get_booster()
+    assert booster.feature_names == list(X.columns)
+    reordered = X[X.columns[::-1]]
+    for model, predict in [(classifier, classifier.predict_proba),
+                           (booster, lambda d: booster.predict(xgb.DMatrix(d)))]:
+        expected = pyale.ale(lambda d: predict(d[list(X.columns)]), X, "mean radius", n_intervals=5)
+        assert np.array_equal(pyale.ale(model, reordered, "mean radius", n_intervals=5).effects, expected.effects)
+
+
+class _CatBoostLike:
+    """What pyale reads of a fitted CatBoost model (not installed here): its module, feature_names_, n_features_in_."""
+
+    __module__ = "catboost.core"
+
+    def __init__(self, names):
+        self.feature_names_, self.n_features_in_ = list(names), len(names)
+        self.classes_ = np.array([0, 1])
+
+    def predict_proba(self, data):
+        # CatBoost matches a DataFrame's columns by name; this stand-in insists on its own order.
+        assert isinstance(data, pd.DataFrame) and list(data.columns) == self.feature_names_
+        p = 1 / (1 + np.exp(-(data.iloc[:, 0] - 2 * data.iloc[:, 1]).to_numpy()))
+        return np.column_stack([1 - p, p])
+
+
+def test_catboost_is_handed_its_feature_names_in_its_order():
+    X, _ = cancer()
+    model = _CatBoostLike(["mean texture", "mean radius"])
+    assert declared_features(model) == ["mean texture", "mean radius"]
+    got = pyale.ale(model, X, "mean radius", n_intervals=5)
+    expected = pyale.ale(lambda d: model.predict_proba(d[["mean texture", "mean radius"]]), X, "mean radius",
+                         n_intervals=5)
+    assert np.array_equal(got.effects, expected.effects) and got.outputs == (0, 1)
+    assert declared_features(_CatBoostLike(["0", "1"])) is None  # trained on an array: by position

@@ -15,7 +15,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 import pyale
 from pyale._cli import validate as _validate
-from pyale._cli.inputs import CommandError, check_categories, parse_dtypes
+from pyale._cli.inputs import CommandError, _model_inputs, check_categories, parse_dtypes
 from pyale._core.adapters import declared_features
 from subprocess_env import child_env
 from test_cli import assert_png, grunfeld, read_csv, run_inputs, run_main  # noqa: F401 - fixtures
@@ -341,6 +341,25 @@ def test_declared_features_of_every_adapter(categorical_inputs):
     assert declared_features(LinearRegression().fit(frame, array[:, 0])) == ["b", "a"]
     assert declared_features(LinearRegression().fit(array, array[:, 0])) is None
     assert declared_features(lambda d: d) is None
+
+
+def test_lightgbm_inputs_whose_names_hold_spaces_are_found_in_the_data():
+    lgb = pytest.importorskip("lightgbm")
+    rng = np.random.default_rng(5)
+    n = 200
+    train = pd.DataFrame({"unit price": rng.normal(size=n),
+                          "store type": pd.Categorical(rng.choice(["aa", "bb"], n))})
+    y = train["unit price"].to_numpy() + (train["store type"] == "bb")
+    model = lgb.LGBMRegressor(n_estimators=5, verbose=-1, n_jobs=1).fit(train, y)
+    assert declared_features(model) == ["unit_price", "store_type"]  # lightgbm's names
+    data = train.assign(y=y)[["y", "store type", "unit price"]]
+    X = _model_inputs(data, model, [])
+    assert list(X.columns) == ["unit price", "store type"]  # the data's own names, in the model's order
+    check_categories(model, X)
+    plain = X.assign(**{"store type": X["store type"].astype(str)})
+    with pytest.raises(CommandError, match=re.escape("the lightgbm model treats ['store type'] as categorical, "
+                                                     "but the data holds them as")):
+        check_categories(model, plain)
 
 
 # ---------------------------------------------------------------- the page and the pictures

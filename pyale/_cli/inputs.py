@@ -283,11 +283,13 @@ def _model_inputs(data, model, drop: list[str], *, exclude: tuple = ()):
 
     The model's own list of features (:func:`pyale._core.adapters.declared_features`:
     scikit-learn's ``feature_names_in_``, a lightgbm or xgboost Booster's
-    feature names) decides, in its order; other columns (the response, an
+    feature names, matched to the data's columns by
+    :func:`~pyale._core.adapters.match_columns`: lightgbm writes spaces as
+    ``'_'``) decides, in its order; other columns (the response, an
     id, the weights) are left out.  ``exclude`` (e.g. the ``--weights``
     column) is left out of a model without such a list.
     """
-    from .._core.adapters import declared_features
+    from .._core.adapters import declared_features, from_lightgbm, match_columns
 
     unknown = [c for c in drop if c not in data.columns]
     if unknown:
@@ -298,12 +300,15 @@ def _model_inputs(data, model, drop: list[str], *, exclude: tuple = ()):
     declared = declared_features(model)
     if declared is not None:
         declared = [str(c) for c in declared]
-        missing = [c for c in declared if c not in data.columns]
+        try:  # lightgbm's names have spaces written '_': 'mean_radius' is the column 'mean radius'
+            found, missing = match_columns(declared, data.columns, lightgbm=from_lightgbm(model))
+        except ValueError as exc:
+            raise CommandError(str(exc)) from exc
         if missing:
             raise CommandError(
                 f"the model expects columns {declared!r}; the data lacks {missing!r}."
             )
-        inputs = [c for c in declared if c not in drop]
+        inputs = [c for c in found if c not in drop]
         clash = [c for c in exclude if c in inputs]
         if clash:  # e.g. --weights naming a column the model predicts from
             raise CommandError(
@@ -366,6 +371,8 @@ def check_categories(model, X) -> None:
     """
     import pandas as pd
 
+    from .._core.adapters import match_columns
+
     given = [str(c) for c in X.columns if isinstance(X[c].dtype, pd.CategoricalDtype)]
     learnt = _xgboost_categorical(model)
     if learnt is not None:
@@ -375,7 +382,7 @@ def check_categories(model, X) -> None:
     if booster is None:
         return
     trained = list(getattr(booster, "pandas_categorical", None) or [])
-    learnt = _lightgbm_categorical(booster)
+    learnt = match_columns(_lightgbm_categorical(booster), X.columns, lightgbm=True)[0]  # X's own labels
     _require_declared("lightgbm", learnt, given, X)
     for column, categories in zip(given, trained):
         known = list(categories)

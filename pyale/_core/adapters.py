@@ -80,18 +80,68 @@ def _is_booster(model: object, package: str) -> bool:
     return kind.__name__ == "Booster" and kind.__module__.split(".")[0] == package
 
 
-def _selector(names: list, what: str) -> Callable[[pd.DataFrame], pd.DataFrame]:
-    """``frame`` reduced to ``names`` in that order (no copy when it already is)."""
+def lightgbm_name(column: object) -> str:
+    """The feature name LightGBM keeps for a column: ``str(column)`` with each space written ``'_'``.
 
+    LightGBM names a pandas column ``str(label)``, and its C++ ``Dataset``
+    (``set_feature_names``) replaces every ``' '`` by ``'_'``, so a model
+    fitted on ``"mean radius"`` calls it ``"mean_radius"`` (in
+    ``feature_name()`` and in the scikit-learn interface's
+    ``feature_names_in_``).
+    """
+    return str(column).replace(" ", "_")
+
+
+def from_lightgbm(model: object) -> bool:
+    """Whether ``model``'s feature names are LightGBM's (a lightgbm model, or a pipeline that starts with one)."""
+    steps = getattr(model, "steps", None)
+    if isinstance(steps, list) and steps and isinstance(steps[0], tuple) and len(steps[0]) == 2:
+        return from_lightgbm(steps[0][1])
+    return type(model).__module__.split(".")[0] == "lightgbm"
+
+
+def match_columns(names: list, columns: Sequence, *, lightgbm: bool = False) -> tuple[list, list]:
+    """The columns of the data that ``names`` (a model's feature names) denote, and the names none does.
+
+    A name denotes the column of that label.  A name no column carries
+    denotes the one column LightGBM would give that name
+    (:func:`lightgbm_name`: ``"mean radius"`` for ``"mean_radius"``), so a
+    model whose names LightGBM rewrote finds the columns it was fitted on.
+    For a LightGBM model (``lightgbm=True``) a name is LightGBM's in any
+    case, and two columns LightGBM would give the same name (``"a b"`` and
+    ``"a_b"``) are refused, as pyale cannot tell which one the model saw.
+    """
+    columns = list(columns)
+    found, missing = [], []
+    for name in names:
+        matches = [] if lightgbm else [c for c in columns if c == name]
+        if not matches:
+            matches = [c for c in columns if lightgbm_name(c) == name]
+        if len(matches) > 1:
+            raise ValueError(
+                f"The model's feature {name!r} could be any of the columns {matches!r}: LightGBM writes spaces "
+                "in feature names as '_', so pyale cannot tell which one it was fitted on. Drop or rename "
+                "the others."
+            )
+        (found if matches else missing).append(matches[0] if matches else name)
+    return found, missing
+
+
+def _selector(names: list, what: str, *, lightgbm: bool = False) -> Callable[[pd.DataFrame], pd.DataFrame]:
+    """``frame`` reduced to the columns ``names`` denote, in that order (no copy when it already is).
+
+    The columns are found by :func:`match_columns` (LightGBM's names with
+    spaces written ``'_'`` denote the columns the model was fitted on).
+    """
     def select(frame: pd.DataFrame) -> pd.DataFrame:
         if list(frame.columns) == names:
             return frame
-        missing = [n for n in names if n not in frame.columns]
+        columns, missing = match_columns(names, frame.columns, lightgbm=lightgbm)
         if missing:
             raise ValueError(
                 f"{what} expects columns {names!r}; the data lacks {missing!r}."
             )
-        return frame[names]
+        return frame if list(frame.columns) == columns else frame[columns]
 
     return select
 
@@ -103,8 +153,10 @@ def declared_features(model: object) -> list | None:
     xgboost and lightgbm, when fitted on a DataFrame); a native lightgbm
     ``Booster``'s ``feature_name()`` (not its positional ``Column_0``,
     ``Column_1``, ... of a booster trained on an array); a native xgboost
-    ``Booster``'s ``feature_names``.  These are the columns the adapters
-    select, so anything else in the data can be left out.
+    ``Booster``'s ``feature_names``; a CatBoost model's ``feature_names_``
+    when it was trained on a DataFrame.  These are the columns the adapters
+    select (:func:`match_columns` finds them in the data), so anything else
+    in the data can be left out.
     """
     names = getattr(model, "feature_names_in_", None)
     if names is not None:
@@ -114,20 +166,43 @@ def declared_features(model: object) -> list | None:
         return None if names == [f"Column_{i}" for i in range(len(names))] else names
     if _is_booster(model, "xgboost"):
         return None if model.feature_names is None else list(model.feature_names)
-    return None
+    return _catboost_features(model)
+
+
+def _catboost_features(model: object) -> list | None:
+    """A fitted CatBoost model's ``feature_names_``, or None (not CatBoost, or ``'0'``, ``'1'``, ... of an array).
+
+    CatBoost (not a dependency: recognised by its module and attribute)
+    names the features of a DataFrame by its columns and matches a
+    DataFrame's columns by name when it predicts; trained on an array it
+    names them ``'0'``, ``'1'``, ... and reads columns by position.
+    """
+    if type(model).__module__.split(".")[0] != "catboost":
+        return None
+    names = getattr(model, "feature_names_", None)
+    if not isinstance(names, (list, tuple)) or not names:
+        return None
+    names = list(names)
+    return None if names == [str(i) for i in range(len(names))] else names
 
 
 def feeder(model: object, native: Native | None = None) -> Callable[[pd.DataFrame], object] | None:
     """What ``model`` should be handed for an internal pandas frame.
 
     scikit-learn models fitted on a DataFrame get a DataFrame of their
-    ``feature_names_in_`` columns in that order; fitted on a NumPy array
+    ``feature_names_in_`` columns in that order (found by
+    :func:`match_columns`), a CatBoost model trained on a DataFrame its
+    ``feature_names_`` columns; fitted on a NumPy array
     (``n_features_in_`` without names) a NumPy array; anything else the type
     the user passed (``native``).  None means "the pandas frame as it is".
     """
     names = getattr(model, "feature_names_in_", None)
     if names is not None:
-        return _selector(np.asarray(names).tolist(), f"{type(model).__name__} (feature_names_in_)")
+        return _selector(np.asarray(names).tolist(), f"{type(model).__name__} (feature_names_in_)",
+                         lightgbm=from_lightgbm(model))
+    names = _catboost_features(model)
+    if names is not None:
+        return _selector(names, f"{type(model).__name__} (feature_names_)")
     if hasattr(model, "n_features_in_"):
         return _to_numpy
     return None if native is None else native.convert
@@ -259,12 +334,14 @@ def _lightgbm_predict(booster) -> Callable[[pd.DataFrame], np.ndarray]:
     """``booster.predict(frame)`` on the columns ``booster.feature_name()`` names, in that order.
 
     lightgbm maps pandas Categorical columns to the categories it was trained
-    on (``pandas_categorical`` in the model).  A booster trained on an array
+    on (``pandas_categorical`` in the model).  Its names have spaces written
+    ``'_'``: ``"mean_radius"`` selects the column ``"mean radius"``
+    (:func:`match_columns`), which is handed over under its own name.  A booster trained on an array
     (names ``Column_0``, ``Column_1``, ...) gets the frame's values by position.
     """
     names = list(booster.feature_name())
     positional = names == [f"Column_{i}" for i in range(len(names))]
-    select = None if positional else _selector(names, "the lightgbm Booster")
+    select = None if positional else _selector(names, "the lightgbm Booster", lightgbm=True)
 
     def predict(frame: pd.DataFrame) -> np.ndarray:
         if select is None:
