@@ -217,3 +217,127 @@ def test_catboost_is_handed_its_feature_names_in_its_order():
                          n_intervals=5)
     assert np.array_equal(got.effects, expected.effects) and got.outputs == (0, 1)
     assert declared_features(_CatBoostLike(["0", "1"])) is None  # trained on an array: by position
+
+
+# ------------------------------------------------- response_method: what a classifier's effect is computed on
+
+
+def iris(binary=False):
+    datasets = pytest.importorskip("sklearn.datasets")
+    X, y = datasets.load_iris(return_X_y=True, as_frame=True)
+    return X, ((y == 1).to_numpy().astype(int) if binary else y.to_numpy())
+
+
+class OnlyLabels:
+    """A fitted classifier with neither predict_proba nor decision_function."""
+
+    def fit(self, X, y):
+        self.classes_ = np.unique(y)
+        return self
+
+    def predict(self, X):
+        return (X.iloc[:, 2] > 3).astype(int).to_numpy()
+
+
+def fitted(name):
+    from sklearn.linear_model import LinearRegression, LogisticRegression, RidgeClassifier
+    from sklearn.svm import SVC
+
+    X, y = iris(binary=name.endswith("binary"))
+    model = {"SVC binary": SVC(), "SVC": SVC(), "RidgeClassifier": RidgeClassifier(),
+             "LogisticRegression": LogisticRegression(max_iter=500), "LinearRegression": LinearRegression(),
+             "OnlyLabels binary": OnlyLabels()}[name]
+    return X, model.fit(X, y)
+
+
+AUTO = [  # model, what "auto" explains (as scikit-learn's partial_dependence), the outputs
+    ("SVC binary", lambda m, d: m.decision_function(d)[:, None], (1,)),
+    ("SVC", lambda m, d: m.decision_function(d), (0, 1, 2)),
+    ("RidgeClassifier", lambda m, d: m.decision_function(d), (0, 1, 2)),
+    ("LogisticRegression", lambda m, d: m.predict_proba(d), (0, 1, 2)),
+    ("LinearRegression", lambda m, d: m.predict(d), ("yhat",)),
+]
+
+
+@pytest.mark.parametrize(("name", "answer", "outputs"), AUTO, ids=[a[0] for a in AUTO])
+def test_response_method_auto_takes_scikit_learns_order(name, answer, outputs):
+    X, model = fitted(name)
+    features = ["petal length (cm)", ("sepal width (cm)", "petal width (cm)")]
+    expected = pyale.ale(lambda d: answer(model, d), X, features, n_intervals=4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = pyale.ale(model, X, features, n_intervals=4)
+        named = pyale.ale(model, X, features, n_intervals=4,
+                          response_method="predict" if name == "LinearRegression" else
+                          "predict_proba" if name == "LogisticRegression" else "decision_function")
+    for g, n, e in zip(got, named, expected):
+        assert g.outputs == outputs and g.equals(n)
+        assert np.array_equal(g.effects, e.effects) and np.ptp(g.effects) > 0
+
+
+def test_a_binary_decision_score_is_that_of_the_positive_class():
+    X, model = fitted("SVC binary")
+    positive = pyale.ale(model, X, "petal length (cm)", n_intervals=4)
+    negative = pyale.ale(model, X, "petal length (cm)", n_intervals=4, response=0)
+    both = pyale.ale(model, X, "petal length (cm)", n_intervals=4, response=[0, 1])
+    assert positive.outputs == (1,) and negative.outputs == (0,) and both.outputs == (0, 1)
+    assert np.array_equal(negative.effects, -positive.effects)
+    assert np.array_equal(both.effects, np.column_stack([negative.effects, positive.effects]))
+
+
+def test_hard_labels_are_explained_with_a_warning_unless_asked_for():
+    X, model = fitted("OnlyLabels binary")
+    expected = pyale.ale(lambda d: model.predict(d), X, "petal length (cm)", n_intervals=4)
+    with pytest.warns(UserWarning, match=re.escape(
+            "OnlyLabels has neither predict_proba nor decision_function: pyale explains its predicted class "
+            "labels (predict)")):
+        got = pyale.ale(model, X, "petal length (cm)", n_intervals=4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        asked = pyale.ale(model, X, "petal length (cm)", n_intervals=4, response_method="predict")
+    assert got.outputs == ("yhat",) and got.equals(asked) and np.array_equal(got.effects, expected.effects)
+
+
+def test_the_r_shaped_front_ends_keep_their_rule():
+    """``adapt_model`` without response_method (iml's and ale's front-ends): labels of SVC, silently."""
+    from pyale._core.adapters import adapt_model
+
+    X, model = fitted("SVC binary")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        adapter = adapt_model(model)
+    assert adapter.kind == "predict" and np.array_equal(adapter.predict(X), model.predict(X))
+
+
+def _ovo():
+    from sklearn.svm import SVC
+
+    X, y = iris()
+    return X, SVC(decision_function_shape="ovo").fit(X, np.r_[y[:-10], [3] * 10])  # four classes
+
+
+BAD_METHODS = [
+    (lambda: (*fitted("SVC binary"), "proba"), ValueError,
+     "The 'response_method' parameter of ale must be one of ['auto', 'predict_proba', 'decision_function', "
+     "'predict']. Got 'proba' instead."),
+    (lambda: (*fitted("SVC binary"), None), TypeError,
+     "The 'response_method' parameter of ale must be one of ['auto', 'predict_proba', 'decision_function', "
+     "'predict']. Got None instead."),
+    (lambda: (*fitted("SVC binary"), "predict_proba"), ValueError,
+     "The 'response_method' parameter of ale must be 'auto' or a method of SVC ('decision_function', "
+     "'predict'). Got 'predict_proba' instead."),
+    (lambda: (*fitted("LinearRegression"), "decision_function"), ValueError,
+     "The 'response_method' parameter of ale must be 'auto' or a method of LinearRegression ('predict'). "
+     "Got 'decision_function' instead."),
+    (lambda: (*_ovo(), "auto"), PredictionError,
+     "SVC.decision_function returned scores of shape (150, 6) for 4 classes; pyale explains one score per "
+     "class (one versus the rest; e.g. SVC(decision_function_shape='ovr'))."),
+]
+
+
+@pytest.mark.parametrize(("case", "error", "message"), BAD_METHODS, ids=["unknown", "None", "missing method",
+                                                                         "regressor", "one versus one"])
+def test_bad_response_methods_are_refused_by_name(case, error, message):
+    X, model, method = case()
+    with pytest.raises(error, match=re.escape(message)):
+        pyale.ale(model, X, "petal length (cm)", n_intervals=4, response_method=method)

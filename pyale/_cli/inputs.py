@@ -480,10 +480,11 @@ def _response(model, text: str | None):
     case, a number class when it is a number equal to it (``1``, ``1.0``,
     ``1e0`` all name the int class 1).  No class, or more than one (classes
     ``["1", 1]``), is an error listing the classes: pyale never guesses.
-    A model without ``classes_`` and ``predict_proba`` (a regressor, an R
+    A model without ``classes_`` and ``predict_proba`` or ``decision_function`` (a regressor, an R
     model whose ``predict`` answer has named columns) gets ``TEXT`` as given.
     """
-    if text is None or not (hasattr(model, "predict_proba") and hasattr(model, "classes_")):
+    if text is None or not (hasattr(model, "classes_") and (hasattr(model, "predict_proba")
+                                                         or hasattr(model, "decision_function"))):
         return text
     try:
         classes = np.asarray(model.classes_).tolist()

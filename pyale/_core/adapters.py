@@ -12,6 +12,10 @@ statsmodels or rpy2:
   ``booster.feature_name()`` names, in that order;
 * a classifier with ``predict_proba`` and ``classes_`` (scikit-learn) ->
   class probabilities, one output per class (``response=`` picks some);
+  with ``response_method`` (scikit-learn's ``"auto"`` order) a classifier
+  without ``predict_proba`` gives its ``decision_function`` scores (one for
+  a binary classifier, of ``classes_[1]``), and one without either its
+  labels, with a warning;
 * a statsmodels results object (``model`` with ``exog_names``) ->
   ``results.predict(frame)``, which applies a formula when there is one;
 * anything else with ``predict`` -> ``model.predict(frame)``;
@@ -28,6 +32,7 @@ polars frames to the model).
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Sequence
 
@@ -37,7 +42,8 @@ import pandas as pd
 if TYPE_CHECKING:  # the front-ends' boundary type; the core only reads its ``convert``
     from .._frames import Native
 
-__all__ = ["Adapter", "adapt_model", "declared_features", "feeder"]
+__all__ = ["Adapter", "RESPONSE_METHODS", "adapt_model", "declared_features", "feeder",
+           "match_columns", "response_method_of"]
 
 
 @dataclass(frozen=True)
@@ -217,8 +223,46 @@ def _fed(predict: Callable, feed: Callable | None) -> Callable:
     return predict if feed is None else (lambda frame: predict(feed(frame)))
 
 
+RESPONSE_METHODS = ("auto", "predict_proba", "decision_function", "predict")
+
+
+def response_method_of(model: object, requested: str | None, *, caller: str = "pyale") -> str:
+    """The method that answers for ``model``: ``"predict_proba"``, ``"decision_function"`` or ``"predict"``.
+
+    ``"auto"`` follows scikit-learn (``sklearn.inspection.partial_dependence``):
+    a classifier (a model with ``classes_``) is asked ``predict_proba``, else
+    ``decision_function``, else ``predict`` (its labels, with a
+    ``UserWarning``); any other model ``predict``.  None is the
+    R-shaped front-ends' rule: ``predict_proba`` when the classifier has it,
+    else ``predict``, without a word.  A method named explicitly must exist.
+    """
+    classifier = hasattr(model, "classes_")
+    if requested in (None, "auto"):
+        if classifier and hasattr(model, "predict_proba"):
+            return "predict_proba"
+        if requested is not None and classifier:
+            if hasattr(model, "decision_function"):
+                return "decision_function"
+            warnings.warn(
+                f"{type(model).__name__} has neither predict_proba nor decision_function: pyale explains its "
+                "predicted class labels (predict), which jump between classes and average to fractions. "
+                "Pass response_method='predict' (pyale run: --response-method predict) to explain them without "
+                "this warning, or fit a model that scores its classes.",
+                UserWarning, stacklevel=5,
+            )
+        return "predict"
+    if requested != "predict" and not hasattr(model, requested):
+        has = [m for m in RESPONSE_METHODS[1:] if m == "predict" or hasattr(model, m)]
+        raise ValueError(
+            f"The 'response_method' parameter of {caller} must be 'auto' or a method of "
+            f"{type(model).__name__} ({', '.join(map(repr, has))}). Got {requested!r} instead."
+        )
+    return requested
+
+
 def adapt_model(model: object, *, response: object | Sequence | None = None,
-                native: Native | None = None) -> Adapter:
+                native: Native | None = None, response_method: str | None = None,
+                caller: str = "pyale") -> Adapter:
     """Choose how to call ``model`` on a DataFrame.
 
     Parameters
@@ -228,17 +272,26 @@ def adapt_model(model: object, *, response: object | Sequence | None = None,
         object, an R model (rpy2), a native xgboost or lightgbm ``Booster``,
         or a callable ``f(frame)``.
     response : label or list of labels, optional
-        For a classifier, the class(es) whose probability to explain; all
-        classes by default.
+        For a classifier, the class(es) whose probability (or decision
+        score) to explain; all classes by default.
     native : Native, optional
         What the user passed as X (see :func:`pyale._frames.as_pandas`):
         plain callables and unknown models are handed that type (pandas
         when None).
+    response_method : {"auto", "predict_proba", "decision_function", "predict"}, optional
+        Checked by the front-end; see :func:`response_method_of` ("auto" is
+        scikit-learn's order).  None (the R-shaped front-ends): class
+        probabilities when the model has ``predict_proba`` and ``classes_``,
+        else ``predict``.
+    caller : str, default "pyale"
+        The front-end named in the message refusing a ``response_method``
+        the model does not have.
 
     Returns
     -------
     Adapter
     """
+    method = response_method_of(model, response_method, caller=caller)
     if _is_r_object(model):
         from ..r import RModel
 
@@ -256,7 +309,9 @@ def adapt_model(model: object, *, response: object | Sequence | None = None,
             return Adapter(_xgboost_predict(model), "xgboost-booster")
         return Adapter(_lightgbm_predict(model), "lightgbm-booster")
     feed = feeder(model, native)
-    if hasattr(model, "predict_proba") and hasattr(model, "classes_"):
+    if method == "decision_function" and hasattr(model, "classes_"):
+        return _decision_adapter(model, response, feed)
+    if method == "predict_proba" and hasattr(model, "classes_"):
         classes = list(np.asarray(model.classes_).tolist())
         columns = list(range(len(classes)))
         if response is not None:
@@ -270,9 +325,11 @@ def adapt_model(model: object, *, response: object | Sequence | None = None,
         return Adapter(predict, "sklearn-classifier", classes)
     if response is not None:
         raise ValueError(
-            "The 'response' parameter selects classes of a classifier with predict_proba; "
-            f"{type(model).__name__} has none. Got {response!r} instead."
+            "The 'response' parameter selects classes of a classifier with predict_proba or "
+            f"decision_function; {type(model).__name__} answers {method} here. Got {response!r} instead."
         )
+    if method != "predict":  # a method asked for by name, on a model without classes_: its outputs as they come
+        return Adapter(_fed(getattr(model, method), feed), method)
     inner = getattr(model, "model", None)
     if hasattr(model, "predict") and inner is not None and hasattr(inner, "exog_names"):
 
@@ -287,6 +344,40 @@ def adapt_model(model: object, *, response: object | Sequence | None = None,
         "The 'model' parameter must be a fitted model with predict or predict_proba, an R model "
         f"object, or a callable f(frame). Got {type(model).__name__} instead."
     )
+
+
+def _decision_adapter(model, response, feed) -> Adapter:
+    """A classifier's ``decision_function``: one score per class, one for a binary classifier.
+
+    A binary classifier's one score is that of ``classes_[1]`` (scikit-learn's
+    positive class); ``response=classes_[0]`` explains its negation, the
+    score of ``classes_[0]`` (as ``sklearn.utils._response`` with
+    ``pos_label=classes_[0]``).  Several classes' scores (one versus the
+    rest) are one output per class.
+    """
+    classes = list(np.asarray(model.classes_).tolist())
+    binary = len(classes) == 2
+    columns = [1] if binary else list(range(len(classes)))
+    if response is not None:
+        columns, _ = _select(classes, response, what="class")
+    names = [classes[c] for c in columns]
+    decision = _fed(model.decision_function, feed)
+    name = type(model).__name__
+
+    def predict(frame: pd.DataFrame) -> np.ndarray:
+        scores = np.asarray(decision(frame))
+        if binary and (scores.ndim == 1 or scores.ndim == 2 and scores.shape[1] == 1):
+            scores = scores.reshape(-1)
+            return np.column_stack([scores if c == 1 else -scores for c in columns])
+        if scores.ndim != 2 or scores.shape[1] != len(classes):
+            raise ValueError(
+                f"{name}.decision_function returned scores of shape {scores.shape} for {len(classes)} classes; "
+                "pyale explains one score per class (one versus the rest; e.g. "
+                "SVC(decision_function_shape='ovr'))."
+            )
+        return scores[:, columns]
+
+    return Adapter(predict, "sklearn-decision-function", names)
 
 
 def _r_model_adapter(model, response) -> Adapter:
