@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ._ale_result import ALEResult
-from ._core.adapters import adapt_model
+from ._core.adapters import RESPONSE_METHODS, adapt_model
 from ._core.bootstrap import CHUNK, make_draws
 from ._core.conventions import CONVENTIONS, weighted_edges
 from ._core.estimate import estimate
@@ -215,6 +215,7 @@ def ale(
     random_state: object = None,
     y: Sequence | None = None,
     progress: bool | None = None,
+    response_method: str = "auto",
 ):
     """Accumulated Local Effects of a fitted model.
 
@@ -222,7 +223,7 @@ def ale(
     ----------
     model : object
         A fitted scikit-learn estimator or pipeline (classifiers explain
-        class probabilities), a statsmodels results object (formulas are
+        class probabilities, or decision scores: see ``response_method``), a statsmodels results object (formulas are
         applied to the DataFrame), an R model through rpy2, or a callable
         ``f(frame) -> predictions``.
     X : pandas.DataFrame, polars.DataFrame, pyarrow.Table, numpy.ndarray, or a Dask or Spark DataFrame
@@ -263,7 +264,8 @@ def ale(
         categorical feature; in a list of features it serves the numeric
         entries.
     response : label or list, optional
-        For a classifier, the class(es) to explain (all by default).
+        For a classifier, the class(es) to explain (all by default; for a
+        binary classifier's decision score, the positive class).
     level_order : sequence, optional
         Impose the order of a categorical feature's levels: any
         one-dimensional array-like listing each level once (compared by
@@ -306,6 +308,17 @@ def ale(
         (never when stderr is piped, nor under pytest); True: always; False:
         never.  Bars need tqdm (the ``progress`` extra); without it None
         shows none and True is an ImportError.
+    response_method : {"auto", "predict_proba", "decision_function", "predict"}, default "auto"
+        What a classifier's effect is computed on, as in scikit-learn's
+        ``partial_dependence``.  ``"auto"``: a classifier (a model with
+        ``classes_``) gives ``predict_proba`` (one output per class), else
+        ``decision_function``, else ``predict`` (its class labels, with a
+        ``UserWarning``: labels jump between classes); any other model
+        ``predict``.  ``decision_function`` gives one output per class, and
+        one for a binary classifier: the score of ``classes_[1]`` (the
+        positive class; ``response=classes_[0]`` explains its negation,
+        the score of ``classes_[0]``).  A method named here must exist;
+        ``"predict"`` explains a classifier's labels without a warning.
 
     Returns
     -------
@@ -348,12 +361,13 @@ def ale(
     ([0.0, 3.0, 7.0], [-1.625, -0.125, 1.875])
     """
     progress = check_progress(progress, caller=_CALLER)
+    response_method = check_choice(response_method, RESPONSE_METHODS, param="response_method", caller=_CALLER)
     job = _Job(X, features, caller_name=_CALLER, conventions=conventions, n_intervals=n_intervals, grid=grid,
                level_order=level_order, max_rows_per_call=max_rows_per_call, feature_names=feature_names,
                sample_weight=sample_weight, ci_level=ci_level, y=y)
     n_bootstrap = check_int(n_bootstrap, param="n_bootstrap", caller=_CALLER, minimum=0)
     random_state = check_random_state(random_state, caller=_CALLER)
-    adapter, caller = job.caller_for(model, response)
+    adapter, caller = job.caller_for(model, response, response_method)
     draws = job.draws(n_bootstrap, random_state) if n_bootstrap else None
     plans, names = [p for _, _, p in job.planned], [n for n, _, _ in job.planned]
     in_memory = job.X if job.data is None else None  # a Dask or Spark frame's rows are counted on workers
@@ -430,10 +444,13 @@ class _Job:
             entry_grid, entry_order = (grid, level_order) if not self.many else _options_for(X, entry, grid, level_order)
             self.planned.append(_plan(X, entry, self.conventions, n_intervals, entry_grid, entry_order, weights))
 
-    def caller_for(self, model, response):
-        """The model's adapter and :class:`ModelCaller`."""
-        adapter = adapt_model(model, response=response, native=self.native)
+    def caller_for(self, model, response, response_method=None):
+        """The model's adapter and :class:`ModelCaller` (``response_method``: see :func:`adapt_model`)."""
+        adapter = adapt_model(model, response=response, native=self.native, response_method=response_method,
+                              caller=_CALLER)
         name = f"{type(model).__name__}.predict" if adapter.kind != "callable" else "model"
+        if adapter.kind == "sklearn-decision-function":
+            name = f"{type(model).__name__}.decision_function"
         return adapter, ModelCaller(adapter.predict, name=name, max_rows=self.max_rows_per_call, single_output=False)
 
     def draws(self, n_bootstrap, random_state):

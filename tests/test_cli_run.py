@@ -15,7 +15,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 import pyale
 from pyale._cli import validate as _validate
-from pyale._cli.inputs import CommandError, check_categories, parse_dtypes
+from pyale._cli.inputs import CommandError, _model_inputs, check_categories, parse_dtypes
 from pyale._core.adapters import declared_features
 from subprocess_env import child_env
 from test_cli import assert_png, grunfeld, read_csv, run_inputs, run_main  # noqa: F401 - fixtures
@@ -150,6 +150,31 @@ def test_the_weights_column_is_not_a_model_input(tmp_path):
     assert_array_equal(read_csv(tmp_path / "out" / "ale_x.csv")["ale"].to_numpy(), expected.effects[:, 0])
 
 
+def test_a_classifier_without_probabilities_is_explained_by_its_decision_function(tmp_path):
+    pytest.importorskip("sklearn")
+    from sklearn.svm import SVC
+
+    rng = np.random.default_rng(6)
+    data = pd.DataFrame({"x": rng.normal(size=120), "z": rng.normal(size=120)})
+    model = SVC().fit(data, np.where(data["x"] + data["z"] > 0, "yes", "no"))
+    data.to_csv(tmp_path / "d.csv", index=False)
+    (tmp_path / "m.pkl").write_bytes(pickle.dumps(model))
+    for method in ("auto", "decision_function"):
+        out = tmp_path / method
+        code, _, stderr = run_main(["run", "--data", tmp_path / "d.csv", "--model", tmp_path / "m.pkl", "--features",
+                                    "x", "--out", out, "--intervals", "4", "--response-method", method])
+        assert code == 0, stderr
+        assert json.loads((out / "manifest.json").read_text())["response_method"] == method
+        expected = pyale.ale(lambda d: model.decision_function(d), data, "x", n_intervals=4)
+        table = read_csv(out / "ale_x.csv")
+        assert set(table["output"]) == {"yes"}  # the positive class, classes_[1]
+        assert_array_equal(table["ale"].to_numpy(), expected.effects[:, 0])
+    code, _, stderr = run_main(["run", "--data", tmp_path / "d.csv", "--model", tmp_path / "m.pkl", "--features",
+                                "x", "--out", tmp_path / "no", "--intervals", "4", "--response", "no"])
+    assert code == 0, stderr
+    assert_array_equal(read_csv(tmp_path / "no" / "ale_x.csv")["ale"].to_numpy(), -expected.effects[:, 0])
+
+
 class ColumnsModel:
     """Refuses any column but x and z (so a weights column handed over would show)."""
 
@@ -183,6 +208,9 @@ BAD = [
     (["--dtype", "value=int64"], 2, "--dtype value=int64: column 'value' of "),  # fractions
     (["--dtype", "firm=Int16"], 2, "--dtype firm=Int16: column 'firm' of "),
     (["--dtype", "firm=int64", "firm:string"], 2, "--dtype: column 'firm' is given twice."),
+    (["--response-method", "proba"], 2, "argument --response-method: invalid choice: 'proba'"),
+    (["--response-method", "decision_function"], 1, "The 'response_method' parameter of ale must be 'auto' or a "
+                                                     "method of Pipeline ('predict'). Got 'decision_function' instead."),
 ]
 
 
@@ -341,6 +369,25 @@ def test_declared_features_of_every_adapter(categorical_inputs):
     assert declared_features(LinearRegression().fit(frame, array[:, 0])) == ["b", "a"]
     assert declared_features(LinearRegression().fit(array, array[:, 0])) is None
     assert declared_features(lambda d: d) is None
+
+
+def test_lightgbm_inputs_whose_names_hold_spaces_are_found_in_the_data():
+    lgb = pytest.importorskip("lightgbm")
+    rng = np.random.default_rng(5)
+    n = 200
+    train = pd.DataFrame({"unit price": rng.normal(size=n),
+                          "store type": pd.Categorical(rng.choice(["aa", "bb"], n))})
+    y = train["unit price"].to_numpy() + (train["store type"] == "bb")
+    model = lgb.LGBMRegressor(n_estimators=5, verbose=-1, n_jobs=1).fit(train, y)
+    assert declared_features(model) == ["unit_price", "store_type"]  # lightgbm's names
+    data = train.assign(y=y)[["y", "store type", "unit price"]]
+    X = _model_inputs(data, model, [])
+    assert list(X.columns) == ["unit price", "store type"]  # the data's own names, in the model's order
+    check_categories(model, X)
+    plain = X.assign(**{"store type": X["store type"].astype(str)})
+    with pytest.raises(CommandError, match=re.escape("the lightgbm model treats ['store type'] as categorical, "
+                                                     "but the data holds them as")):
+        check_categories(model, plain)
 
 
 # ---------------------------------------------------------------- the page and the pictures

@@ -536,6 +536,24 @@ def test_from_estimator_forwards_ale_keywords_and_refuses_unknown_ones_before_an
     assert display.plot(line_kw={"marker": "o"}).lines_[0, 0][0].get_marker() == "o"
 
 
+def test_from_estimator_takes_response_method():
+    pytest.importorskip("sklearn")
+    from sklearn.svm import SVC
+
+    X = frame()[["age", "income"]]
+    model = SVC().fit(X, X["age"] + X["income"] / 2 > 70)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        display = ALEDisplay.from_estimator(model, X, ["age"], n_intervals=5)  # auto: decision_function
+        labels = ALEDisplay.from_estimator(model, X, ["age"], n_intervals=5, response_method="predict")
+    assert display.results[0].equals(ale(model, X, "age", n_intervals=5, response_method="decision_function"))
+    assert display.results[0].outputs == (True,) and labels.results[0].outputs == ("yhat",)
+    with pytest.raises(ValueError, match=re.escape("The 'response_method' parameter of ale must be 'auto' or a "
+                                                   "method of SVC ('decision_function', 'predict'). Got "
+                                                   "'predict_proba' instead.")):
+        ALEDisplay.from_estimator(model, X, ["age"], response_method="predict_proba")
+
+
 def test_repr_writes_numpy_integer_labels_as_plain_numbers():
     X = pd.DataFrame(np.random.default_rng(0).normal(size=(50, 2)))  # integer column labels 0 and 1
     assert repr(ale(lambda d: d[0] * 2, X, 0)).startswith("ALEResult(features=0, kind=numeric,")

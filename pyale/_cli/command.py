@@ -206,6 +206,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_job_options(run, conventions=["aleplot", "iml", "ale"], default="aleplot",
                      conventions_help="reproduce R's ALEPlot (default), iml's FeatureEffect or the ale "
                                       "package's ALE (ale 0.5.0; no --weights)")
+    run.add_argument("--response-method", choices=["auto", "predict_proba", "decision_function", "predict"],
+                     default="auto",
+                     help="for a classifier, what is explained (scikit-learn's response_method): auto (default) "
+                          "takes predict_proba, else decision_function (one score, of the positive class, for "
+                          "two classes), else predict (the labels, with a warning)")
     output = run.add_argument_group("output")
     output.add_argument("--print-tables", action="store_true",
                         help="also print every effect's table and statistics on stdout")

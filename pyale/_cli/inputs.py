@@ -272,11 +272,13 @@ def _model_inputs(data, model, drop: list[str], *, exclude: tuple = ()):
 
     The model's own list of features (:func:`pyale._core.adapters.declared_features`:
     scikit-learn's ``feature_names_in_``, a lightgbm or xgboost Booster's
-    feature names) decides, in its order; other columns (the response, an
+    feature names, matched to the data's columns by
+    :func:`~pyale._core.adapters.match_columns`: lightgbm writes spaces as
+    ``'_'``) decides, in its order; other columns (the response, an
     id, the weights) are left out.  ``exclude`` (e.g. the ``--weights``
     column) is left out of a model without such a list.
     """
-    from .._core.adapters import declared_features
+    from .._core.adapters import declared_features, from_lightgbm, match_columns
 
     unknown = [c for c in drop if c not in data.columns]
     if unknown:
@@ -287,12 +289,15 @@ def _model_inputs(data, model, drop: list[str], *, exclude: tuple = ()):
     declared = declared_features(model)
     if declared is not None:
         declared = [str(c) for c in declared]
-        missing = [c for c in declared if c not in data.columns]
+        try:  # lightgbm's names have spaces written '_': 'mean_radius' is the column 'mean radius'
+            found, missing = match_columns(declared, data.columns, lightgbm=from_lightgbm(model))
+        except ValueError as exc:
+            raise CommandError(str(exc)) from exc
         if missing:
             raise CommandError(
                 f"the model expects columns {declared!r}; the data lacks {missing!r}."
             )
-        inputs = [c for c in declared if c not in drop]
+        inputs = [c for c in found if c not in drop]
         clash = [c for c in exclude if c in inputs]
         if clash:  # e.g. --weights naming a column the model predicts from
             raise CommandError(
@@ -355,6 +360,8 @@ def check_categories(model, X) -> None:
     """
     import pandas as pd
 
+    from .._core.adapters import match_columns
+
     given = [str(c) for c in X.columns if isinstance(X[c].dtype, pd.CategoricalDtype)]
     learnt = _xgboost_categorical(model)
     if learnt is not None:
@@ -364,7 +371,7 @@ def check_categories(model, X) -> None:
     if booster is None:
         return
     trained = list(getattr(booster, "pandas_categorical", None) or [])
-    learnt = _lightgbm_categorical(booster)
+    learnt = match_columns(_lightgbm_categorical(booster), X.columns, lightgbm=True)[0]  # X's own labels
     _require_declared("lightgbm", learnt, given, X)
     for column, categories in zip(given, trained):
         known = list(categories)
@@ -462,10 +469,11 @@ def _response(model, text: str | None):
     case, a number class when it is a number equal to it (``1``, ``1.0``,
     ``1e0`` all name the int class 1).  No class, or more than one (classes
     ``["1", 1]``), is an error listing the classes: pyale never guesses.
-    A model without ``classes_`` and ``predict_proba`` (a regressor, an R
+    A model without ``classes_`` and ``predict_proba`` or ``decision_function`` (a regressor, an R
     model whose ``predict`` answer has named columns) gets ``TEXT`` as given.
     """
-    if text is None or not (hasattr(model, "predict_proba") and hasattr(model, "classes_")):
+    if text is None or not (hasattr(model, "classes_") and (hasattr(model, "predict_proba")
+                                                         or hasattr(model, "decision_function"))):
         return text
     try:
         classes = np.asarray(model.classes_).tolist()

@@ -112,7 +112,8 @@ def run_command(args) -> int:
                  + (f", {args.bootstrap} bootstrap replicates" if args.bootstrap else "") + ")")
     try:
         results = pyale.ale(model, X, features, conventions=args.conventions, n_intervals=args.intervals,
-                            response=response, progress=_progress_setting(args), **options)
+                            response=response, response_method=args.response_method,
+                            progress=_progress_setting(args), **options)
         statistics = [result.statistics for result in results]
     except Exception as exc:  # noqa: BLE001 - reported with the features it concerns
         if os.environ.get("PYALE_DEBUG"):
@@ -198,6 +199,7 @@ def _manifest(out: Path, args, rows, response, dtypes: dict, written: list[Path]
 
     header = {"pyale": __version__, "command": "run", "data": str(args.data), "model": str(args.model),
               "conventions": args.conventions, "intervals": intervals_text(args), "response": response,
+              "response_method": args.response_method,
               "dtypes": {str(c): str(d) for c, d in dtypes.items()}, "categorical": list(args.categorical or []),
               "weights": args.weights, "bootstrap": args.bootstrap,
               "ci_level": args.ci_level if args.bootstrap else None,

@@ -149,6 +149,7 @@ class ALEDisplay:
         conventions: str = "aleplot",
         n_intervals: int | None = None,
         response: object | None = None,
+        response_method: str = "auto",
         level_order: Sequence | None = None,
         max_rows_per_call: int | None = None,
         progress: bool | None = None,
@@ -159,9 +160,12 @@ class ALEDisplay:
 
         Parameters
         ----------
-        model, X, features, feature_names, conventions, n_intervals, response, level_order, max_rows_per_call
+        model, X, features, feature_names, conventions, n_intervals, response, response_method, level_order, max_rows_per_call
             As for :func:`pyale.ale`; ``features`` is one entry (a label or
-            a pair) or a list of them.
+            a pair) or a list of them.  ``response_method`` ("auto",
+            "predict_proba", "decision_function" or "predict") is
+            scikit-learn's: a classifier without ``predict_proba`` is drawn
+            from its ``decision_function``.
         progress : bool or None, default None
             A progress bar while the effects are computed, as for
             :func:`pyale.ale` (None: only in a terminal or notebook, for
@@ -190,7 +194,8 @@ class ALEDisplay:
         frame, native = as_pandas(X, param="X", caller="ALEDisplay.from_estimator", feature_names=feature_names)
         entries = features if isinstance(features, list) else [features]
         results = ale(model, Converted(frame, native), list(entries), conventions=conventions,
-                      n_intervals=n_intervals, response=response, level_order=level_order,
+                      n_intervals=n_intervals, response=response, response_method=response_method,
+                      level_order=level_order,
                       max_rows_per_call=max_rows_per_call, progress=progress, **ale_kw)
         return cls(results, feature_values=_numeric_columns(results, frame)).plot(ax=ax, **plot_kw)
 
