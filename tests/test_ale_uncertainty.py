@@ -84,8 +84,15 @@ def test_weights_scaled_by_a_constant_change_nothing(conventions, scale):
         base = pyale.ale(model, X, features, conventions=conventions, sample_weight=weights)
         scaled = pyale.ale(model, X, features, conventions=conventions, sample_weight=weights * factor)
         for a, b in zip(base, scaled):
-            assert a.grid[0] == b.grid[0], (weights[:3], factor)
-            np.testing.assert_allclose(b.effects, a.effects, rtol=1e-12, atol=1e-12)
+            if scale != "1/n":
+                assert a.grid[0] == b.grid[0], (weights[:3], factor)
+                np.testing.assert_allclose(b.effects, a.effects, rtol=1e-12, atol=1e-12)
+                continue
+            # 1/n rounds the ECDFs' last bits, which may flip the MDS eigenvector's sign (a reversed
+            # order, each level's effect unchanged); before, the numeric columns stopped counting.
+            assert b.grid[0] in (a.grid[0], a.grid[0][::-1]), (a.grid[0], b.grid[0])
+            order = [b.grid[0].index(level) for level in a.grid[0]]
+            np.testing.assert_allclose(b.effects[order], a.effects, rtol=1e-12, atol=1e-12)
 
 
 @pytest.mark.parametrize("feature", ALL_FEATURES)
