@@ -393,6 +393,7 @@ class _Job:
         X, self.native = as_pandas(X, param="X", caller=caller_name, feature_names=feature_names)
         self.data = None
         if is_engine_frame(X):  # Dask or Spark: the plans come from the engine's summaries
+            engine_name = "Spark" if type(X).__module__.startswith("pyspark") else "Dask"
             self.data = open_engine(X, caller=caller_name, sample_weight=sample_weight)
             X, sample_weight = self.data.schema, None
         else:
@@ -422,10 +423,10 @@ class _Job:
         self.planned = []
         if self.data is not None:
             if self.conventions == "ale":
-                raise NotImplementedError(
-                    f"The 'conventions' parameter of {caller_name} cannot be 'ale' (R's ale package) for a Dask or "
-                    "Spark DataFrame: those rules run in memory only. Use 'aleplot' or 'iml', or collect the rows "
-                    "into pandas first."
+                raise ValueError(
+                    f"The 'conventions' parameter of {caller_name} cannot be 'ale' (R's ale package) for a "
+                    f"{engine_name} DataFrame: those rules run in memory only. Use 'aleplot' or 'iml', or collect "
+                    "the rows into pandas first."
                 )
             options = [(grid, level_order) if not self.many else _options_for(X, entry, grid, level_order)
                        for entry in entries]

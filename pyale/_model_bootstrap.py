@@ -14,8 +14,11 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ._api import _CONVENTIONS, _Job, _Normalisers, _output_names, _result  # noqa: F401
+import pandas as pd
+
 from ._engine_plans import is_engine_frame
-from ._checks import check_int, check_random_state
+from ._checks import check_int, check_random_state, check_response
+from ._frames import Converted, as_pandas
 from ._progress import check_progress, open_bar
 from ._core.calls import PredictionError
 from ._result_list import ALEResults
@@ -53,13 +56,19 @@ def model_bootstrap(
         ``fit(X_rows, y_rows) -> model``: trains a fresh model on the given
         rows (a DataFrame with X's columns, and the matching ``y`` values as
         a NumPy array) and returns it fitted; anything :func:`pyale.ale`
-        accepts as a model.  It must not modify its inputs.
+        accepts as a model.  Each call gets copies of its own, so a ``fit``
+        that edits them in place changes neither X, y nor the rows explained.
     X : pandas.DataFrame, polars.DataFrame, pyarrow.Table or numpy.ndarray
         The training data, on which every refit is also explained.
-    y : array-like
-        The training target, one value per row of X.  It is also the
-        response distribution of the normalised statistics (NALED, NALER),
-        when numeric.
+    y : array-like or column label
+        The training target, one value per row of X: numbers, or class
+        labels (strings, booleans, categories) for a classifier.  The name
+        of a column of X takes that column as the target and leaves it out
+        of the features: ``fit`` gets X without it and the model is explained
+        without it (as a ``sample_weight`` column is left out).  A numeric
+        target is also the response distribution of the normalised
+        statistics (NALED, NALER); for class labels they come from the
+        model's predictions.
     features : column label, pair of labels, or list of those
         As for :func:`pyale.ale`.
     n_bootstrap : int, default 100
@@ -117,21 +126,22 @@ def model_bootstrap(
             "model on resamples of X, which it hands to fit as pandas frames, so X must fit in memory. Pass "
             "X.compute() (Dask) or X.toPandas() (Spark), or use pyale.ale(..., n_bootstrap=) for the data bootstrap."
         )
-    job = _Job(X, features, caller_name=_CALLER, conventions=conventions, n_intervals=n_intervals, grid=grid,
-               level_order=level_order, max_rows_per_call=max_rows_per_call, feature_names=feature_names,
-               sample_weight=sample_weight, ci_level=ci_level, y=y)
+    X, native = as_pandas(X, param="X", caller=_CALLER, feature_names=feature_names)
+    X, target = _target(X, y)
+    job = _Job(Converted(X, native), features, caller_name=_CALLER, conventions=conventions,
+               n_intervals=n_intervals, grid=grid, level_order=level_order, max_rows_per_call=max_rows_per_call,
+               feature_names=feature_names, sample_weight=sample_weight, ci_level=ci_level, y=None)
     n_bootstrap = check_int(n_bootstrap, param="n_bootstrap", caller=_CALLER, minimum=1)
     n_jobs = check_int(n_jobs, param="n_jobs", caller=_CALLER, minimum=-(2**31)) if n_jobs != -1 else -1
     if n_jobs == 0:
         raise ValueError(f"The 'n_jobs' parameter of {_CALLER} must be a positive int or -1. Got 0 instead.")
     random_state = check_random_state(random_state, caller=_CALLER)
     progress = check_progress(progress, caller=_CALLER)
-    target = np.asarray(y)
     if job.kept is not None:
         target = target[job.kept]
     bar = open_bar(progress, total=n_bootstrap + 1, unit="fit", desc="model bootstrap")
     try:
-        full_model = _fitted(fit, job.X, target, "all rows")
+        full_model = _fitted(fit, job.X.copy(deep=True), target.copy(), "all rows")
         adapter, caller = job.caller_for(full_model, response)
         estimates = job.estimate(caller, full_model)
         bar.update(1)
@@ -139,7 +149,7 @@ def model_bootstrap(
     finally:
         bar.close()
     outputs = _output_names(adapter, caller)
-    numeric_target = target.dtype.kind in "biuf"
+    numeric_target = target.dtype.kind in "iuf"
     normaliser = _Normalisers(caller, job.X, job.weights, target.astype(float) if numeric_target else None,
                               len(outputs))
     results = []
@@ -179,6 +189,41 @@ def _refits(job, fit, target, response, n_bootstrap, random_state, n_jobs, bar) 
         done.append(effects)
         bar.update(1)
     return done
+
+
+def _target(X: pd.DataFrame, y) -> tuple:
+    """X without the target column when ``y`` names one, and the target (checked) as an array."""
+    if isinstance(y, str) or (np.ndim(y) == 0 and not isinstance(y, (bool, np.bool_)) and _is_column(y, X)):
+        if not _is_column(y, X):
+            raise ValueError(
+                f"The 'y' parameter of {_CALLER} must be one value per row of X or the name of a column of X. "
+                f"Got {y!r}, which is not a column."
+            )
+        X, y = X.drop(columns=[y]), X[y]
+    target = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.Index)) else y)
+    if target.dtype.kind in "iuf":
+        check_response(target, X, caller=_CALLER)  # finite numbers, one per row
+        return X, target
+    if target.ndim != 1 or target.shape[0] != X.shape[0]:
+        raise ValueError(
+            f"The 'y' parameter of {_CALLER} must be one value per row of X ({X.shape[0]}). Got "
+            f"{f'{target.shape[0]} values' if target.ndim == 1 else f'an array of shape {target.shape}'} instead."
+        )
+    missing = np.asarray(pd.isna(target), dtype=bool)
+    if missing.any():
+        first = int(np.flatnonzero(missing)[0])
+        raise ValueError(
+            f"The 'y' parameter of {_CALLER} must have no missing values. Got {target[first]!r} at position "
+            f"{first} ({int(missing.sum())} missing value(s))."
+        )
+    return X, target
+
+
+def _is_column(label, X: pd.DataFrame) -> bool:
+    try:
+        return label in X.columns
+    except TypeError:  # unhashable
+        return False
 
 
 def _fitted(fit, X_rows, y_rows, which: str):

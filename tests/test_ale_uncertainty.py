@@ -69,6 +69,32 @@ def test_integer_weights_equal_repeated_rows(conventions, seed):
         pd.testing.assert_frame_equal(weighted.statistics, plain.statistics, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("conventions", CONVENTIONS)
+@pytest.mark.parametrize("scale", [2.0**-20, 2.0**30, "1/n"])
+def test_weights_scaled_by_a_constant_change_nothing(conventions, scale):
+    # The level order of 'g' reads the numeric columns' type-7 probes, where the smallest positive
+    # weight counts as one row: total weights below 1 (all 1/n) used to collapse every probe onto the
+    # minimum, so numeric covariates stopped counting and the order changed.
+    X = _data(3, n=300)
+    for weights in [np.ones(X.shape[0]), np.random.default_rng(1).integers(1, 4, X.shape[0]).astype(float)]:
+        factor = 1.0 / X.shape[0] if scale == "1/n" else scale
+        # 1/n is not a power of two: each scaled weight is rounded, so a quantile edge on a tie of
+        # cumulative weights may move (x2's grid); the level order must not.
+        features = ["g"] if scale == "1/n" else ["g", ("g", "x2")]
+        base = pyale.ale(model, X, features, conventions=conventions, sample_weight=weights)
+        scaled = pyale.ale(model, X, features, conventions=conventions, sample_weight=weights * factor)
+        for a, b in zip(base, scaled):
+            if scale != "1/n":
+                assert a.grid[0] == b.grid[0], (weights[:3], factor)
+                np.testing.assert_allclose(b.effects, a.effects, rtol=1e-12, atol=1e-12)
+                continue
+            # 1/n rounds the ECDFs' last bits, which may flip the MDS eigenvector's sign (a reversed
+            # order, each level's effect unchanged); before, the numeric columns stopped counting.
+            assert b.grid[0] in (a.grid[0], a.grid[0][::-1]), (a.grid[0], b.grid[0])
+            order = [b.grid[0].index(level) for level in a.grid[0]]
+            np.testing.assert_allclose(b.effects[order], a.effects, rtol=1e-12, atol=1e-12)
+
+
 @pytest.mark.parametrize("feature", ALL_FEATURES)
 def test_unit_weights_change_nothing(feature):
     X = _data(4)

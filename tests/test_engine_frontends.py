@@ -514,8 +514,8 @@ def test_weight_and_engine_refusals_on_dask(dd):
          lambda: pyale.model_bootstrap(lambda a, b: model, ddf, np.ones(60), "x", n_bootstrap=2)),
         (TypeError, "The 'y' parameter of Predictor must be a column name when data is a Dask or Spark DataFrame",
          lambda: Predictor(predict_function=model, data=ddf, y=np.ones(60))),
-        (NotImplementedError, "The 'conventions' parameter of ale cannot be 'ale' (R's ale package) for a Dask or "
-                              "Spark DataFrame", lambda: pyale.ale(model, ddf, "x", conventions="ale")),
+        (ValueError, "The 'conventions' parameter of ale cannot be 'ale' (R's ale package) for a Dask DataFrame: "
+                     "those rules run in memory only.", lambda: pyale.ale(model, ddf, "x", conventions="ale")),
         (ValueError, "The 'X' parameter of ale must have at least one row and one column. Got shape (0, 6)",
          lambda: pyale.ale(model, dask_frame(dd, data.assign(w=w).iloc[:0], [0, 0]), "x")),
         # A Dask Series or Array where a frame belongs: refused as a pandas Series is, with a hint.
@@ -637,3 +637,6 @@ def test_spark_names_it_cannot_select_by(spark):
     assert list(sdf.columns) == ["x", "X", "a.b", "e`f"]  # the caller's frame keeps its names
     with pytest.raises(TypeError, match=re.escape("Got pyspark.Column instead. A Dask or Spark DataFrame")):
         pyale.ale(model, spark.createDataFrame(data[["x"]])["x"], "x")
+    with pytest.raises(ValueError, match=re.escape("The 'conventions' parameter of ale cannot be 'ale' (R's ale "
+                                                   "package) for a Spark DataFrame: those rules run in memory")):
+        pyale.ale(model, sdf, "x", conventions="ale")

@@ -89,7 +89,8 @@ def _max_abs_differences(rows: np.ndarray) -> np.ndarray:
     return out
 
 
-def _numeric_distance(codes: np.ndarray, n_levels: int, covariate: Covariate, weights=None) -> np.ndarray:
+def _numeric_distance(codes: np.ndarray, n_levels: int, covariate: Covariate, weights=None,
+                      unit: float = 1.0) -> np.ndarray:
     values = covariate.values
     present = ~np.isnan(values)
     if not present.any():
@@ -98,7 +99,8 @@ def _numeric_distance(codes: np.ndarray, n_levels: int, covariate: Covariate, we
         probes = quantile_type7(values[present], _PROBE_PROBS)
         ecdfs = _level_ecdfs(codes[present], values[present], n_levels, probes, covariate.name)
     else:
-        probes = weighted_quantile_type7(*weighted_sample(values[present], weights[present]), _PROBE_PROBS)
+        probes = weighted_quantile_type7(*weighted_sample(values[present], weights[present]), _PROBE_PROBS,
+                                         unit=unit)
         ecdfs = _level_ecdfs(codes[present], values[present], n_levels, probes, covariate.name, weights[present])
     return _max_abs_differences(ecdfs)
 
@@ -158,8 +160,10 @@ def level_distances(
         The other columns, in column order.
     weights : numpy.ndarray, optional
         Positive frequency weights of the rows: ECDFs, probes (type-7
-        quantiles) and frequency tables of the weighted sample, which for
-        integer weights equal those of the rows repeated.
+        quantiles) and frequency tables of the weighted sample.  The smallest
+        positive weight counts as one row in the probes' type-7 rule, so the
+        distances do not change when every weight is scaled by a constant;
+        integer weights with a weight of 1 give those of the rows repeated.
 
     Returns
     -------
@@ -177,12 +181,13 @@ def level_distances(
         level_sizes = np.bincount(codes, minlength=n_levels).astype(float)
     else:
         level_sizes = exact_group_sums(codes, weights, n_levels).rounded()
+    unit = 1.0 if weights is None else float(weights[weights > 0].min())
     total = np.zeros((n_levels, n_levels))
     for covariate in covariates:
         if covariate.categorical:
             total = total + _categorical_distance(codes, n_levels, level_sizes, covariate, weights)
         else:
-            total = total + _numeric_distance(codes, n_levels, covariate, weights)
+            total = total + _numeric_distance(codes, n_levels, covariate, weights, unit)
     np.fill_diagonal(total, 0.0)
     return total
 

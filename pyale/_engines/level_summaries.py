@@ -149,13 +149,28 @@ def _time_ranks(engine: Engine, feature, names) -> dict:
     return out
 
 
-def _probes(engine: Engine, names, checks, weight, probe_probs) -> dict:
+def _probes(engine: Engine, names, checks, weight, probe_probs, unit=None) -> dict:
     if weight is None:
         return quantiles_type7_of(engine, {n: probe_probs for n in names}, checks=checks)
-    return weighted_quantiles_type7_of(engine, {n: probe_probs for n in names}, weight, checks=checks)
+    return weighted_quantiles_type7_of(engine, {n: probe_probs for n in names}, weight, checks=checks, unit=unit)
 
 
-def _probes_of_ranks(engine: Engine, ranks: dict, weight, probe_probs) -> dict:
+def _smallest_positive_weight(engine: Engine, weight, checks: dict) -> float:
+    """The weight that counts as one row in the probes (as ``pyale._core.levels.level_distances`` has it)."""
+    smallest = checks[weight].minimum if weight in checks else None
+    if smallest is not None and smallest > 0:
+        return float(smallest)
+    return float(engine.map_reduce(functools.partial(_positive_minimum, weight=weight), combine=min,
+                                   columns=[weight]))
+
+
+def _positive_minimum(block, offset, weight) -> float:
+    weights = numeric_values(block[weight])
+    positive = weights[weights > 0]
+    return float(positive.min()) if positive.shape[0] else np.inf
+
+
+def _probes_of_ranks(engine: Engine, ranks: dict, weight, probe_probs, unit=None) -> dict:
     """Probes of in-memory rank columns, by the same functions on a frame of the ranks."""
     if not ranks:
         return {}
@@ -164,7 +179,8 @@ def _probes_of_ranks(engine: Engine, ranks: dict, weight, probe_probs) -> dict:
     frame = pd.DataFrame(ranks)
     if weight is not None:
         frame["__weight__"] = numeric_values(engine.column(weight))
-    return _probes(PandasEngine(frame), list(ranks), None, None if weight is None else "__weight__", probe_probs)
+    return _probes(PandasEngine(frame), list(ranks), None, None if weight is None else "__weight__", probe_probs,
+                   unit)
 
 
 def _counts_block(block, offset, feature, levels, numeric, categorical, weight, ranks):
@@ -220,8 +236,10 @@ def level_order_summaries(
         missing are made in one pass).
     weight : label, optional
         A column of non-negative row weights: counts become weight sums and
-        the probes the weighted type-7 quantiles (integer weights give
-        exactly the summaries of the rows repeated that many times).
+        the probes the weighted type-7 quantiles, the smallest positive
+        weight counting as one row (scaling every weight changes nothing;
+        integer weights with a weight of 1 give exactly the summaries of
+        the rows repeated that many times).
     probe_probs : numpy.ndarray
         Probabilities of the probes (R's 100 by default).
 
@@ -267,8 +285,10 @@ def level_order_summaries(
         with_values = [n for n in numeric_names if checks[n].n_finite > 0]
     else:
         with_values = [n for n in numeric_names if checks[n].finite_weight > 0]
-    probes = _probes(engine, [n for n in with_values if n not in ranks], checks, weight, probe_probs)
-    probes.update(_probes_of_ranks(engine, {n: r for n, r in ranks.items() if n in with_values}, weight, probe_probs))
+    unit = None if weight is None else _smallest_positive_weight(engine, weight, checks)
+    probes = _probes(engine, [n for n in with_values if n not in ranks], checks, weight, probe_probs, unit)
+    probes.update(_probes_of_ranks(engine, {n: r for n, r in ranks.items() if n in with_values}, weight, probe_probs,
+                                   unit))
     numeric = [(n, np.unique(probes[n])) for n in with_values]
     level_index = pd.Index(list(levels), dtype=object)
     counts = engine.map_reduce(

@@ -13,7 +13,8 @@ times as its weight, so
   repeated rows (``n * p`` with ``n = W``: R's rule, no tolerance);
 * :func:`weighted_quantiles_type7_of` takes the targets ``floor`` and
   ``ceiling`` of ``1 + (W - 1) * p`` and interpolates as R's type 7 does,
-  equal to R's default quantile of the repeated rows.
+  equal to R's default quantile of the repeated rows (with ``unit``, the
+  smallest positive weight counting as one row: scale-free).
 
 Exactness: every sum of weights (the total, per histogram cell, running
 sums) is exact until it is rounded once to a double, by a rule that depends
@@ -27,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._rbase.exact import exact_prefix_sums
+from .._rbase.weighted import rows_of_weight
 from .base import Engine
 from .columns import numeric_values
 from .quantiles import _number_check, type7_from_order_statistics
@@ -95,17 +97,25 @@ def weighted_quantiles_type1(engine: Engine, column, probs, weight, *, checks: d
     return weighted_order_statistics_of(engine, {column: total * probs}, weight, checks=checks)[column]
 
 
-def weighted_quantiles_type7_of(engine: Engine, wanted: dict, weight, *, checks: dict | None = None) -> dict:
-    """R's default ``quantile`` (type 7) of weighted samples (column -> probs), sharing passes."""
+def weighted_quantiles_type7_of(engine: Engine, wanted: dict, weight, *, checks: dict | None = None,
+                                unit: float | None = None) -> dict:
+    """R's default ``quantile`` (type 7) of weighted samples (column -> probs), sharing passes.
+
+    With ``unit``, a weight of ``unit`` counts as one row, as in
+    :func:`pyale._rbase.weighted.weighted_quantile_type7`.
+    """
     checks = _checks(engine, wanted, weight, checks)
     plans, targets = {}, {}
+    scale = 1.0 if unit is None else float(unit)
     for column, probs in wanted.items():
         total = checks[column].finite_weight
+        if unit is not None:
+            total = rows_of_weight(total, unit)
         probs = np.clip(np.asarray(probs, dtype=float), 0.0, 1.0)
         index = 1.0 + max(total - 1.0, 0.0) * probs
         lower, upper = np.floor(index), np.ceil(index)
         plans[column] = (index, lower.shape[0])
-        targets[column] = np.concatenate((lower, upper))
+        targets[column] = np.concatenate((lower, upper)) * scale
     stats = weighted_order_statistics_of(engine, targets, weight, checks=checks)
     out = {}
     for column, (index, n) in plans.items():

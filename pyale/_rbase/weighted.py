@@ -19,6 +19,7 @@ __all__ = [
     "weighted_order_statistics",
     "weighted_quantile_type7",
     "weighted_ecdf_at",
+    "rows_of_weight",
 ]
 
 
@@ -63,20 +64,41 @@ def weighted_order_statistics(sorted_values: np.ndarray, cumulative: np.ndarray,
     return sorted_values[_positions(cumulative, np.asarray(ranks, dtype=float))]
 
 
-def weighted_quantile_type7(sorted_values: np.ndarray, cumulative: np.ndarray, probs: np.ndarray) -> np.ndarray:
+def rows_of_weight(total: float, unit: float) -> float:
+    """How many rows the weight ``total`` stands for when a weight of ``unit`` is one row.
+
+    ``unit`` is the smallest positive weight, so scaling every weight by a
+    constant gives the same count, and integer weights with a weight of 1
+    give their total (the rows repeated).  A count within 1e-12 (relative)
+    of an integer is that integer: weights that are one constant times
+    integers (all ``1 / n``, say) then count exactly as the integers do,
+    whatever the rounding of each weight.
+    """
+    count = float(total) / float(unit)
+    nearest = float(np.round(count))
+    return nearest if abs(count - nearest) <= 1e-12 * count else count
+
+
+def weighted_quantile_type7(sorted_values: np.ndarray, cumulative: np.ndarray, probs: np.ndarray,
+                            unit: float | None = None) -> np.ndarray:
     """R's type-7 quantiles of the weighted sample (see :func:`pyale._rbase.quantile_type7`).
 
     ``index = 1 + (N - 1) * p`` with ``N`` the total weight; the order
     statistics at ``floor(index)`` and ``ceil(index)`` are interpolated with
-    R's arithmetic.
+    R's arithmetic.  With ``unit``, a weight of ``unit`` counts as one row:
+    ``N`` is :func:`rows_of_weight` and the order statistics are read at
+    ``floor(index) * unit`` and ``ceil(index) * unit`` of cumulative weight,
+    so the quantiles do not change when every weight is scaled by a
+    constant (``unit=1``: the plain rule).
     """
-    total = cumulative[-1]
+    total = cumulative[-1] if unit is None else rows_of_weight(cumulative[-1], unit)
     probs = np.clip(np.asarray(probs, dtype=float), 0.0, 1.0)
     index = 1.0 + max(total - 1.0, 0.0) * probs
     lo = np.floor(index)
     hi = np.ceil(index)
-    qs = weighted_order_statistics(sorted_values, cumulative, lo).copy()
-    upper = weighted_order_statistics(sorted_values, cumulative, hi)
+    scale = 1.0 if unit is None else float(unit)
+    qs = weighted_order_statistics(sorted_values, cumulative, lo * scale).copy()
+    upper = weighted_order_statistics(sorted_values, cumulative, hi * scale)
     interpolate = (index > lo) & (upper != qs)
     h = (index - lo)[interpolate]
     qs[interpolate] = (1.0 - h) * qs[interpolate] + h * upper[interpolate]

@@ -67,6 +67,10 @@ def test_ale_integer_weights_equal_repeated_rows(data):
         return
     X = case.X
     weights = np.array(data.draw(st.lists(st.integers(0, 3), min_size=X.shape[0], max_size=X.shape[0])))
+    if (weights > 0).any() and weights[weights > 0].min() > 1:
+        # The smallest positive weight counts as one row in the level order's probes (scale-free
+        # weights): repeated rows are the reading of integer weights that include a 1.
+        weights[np.flatnonzero(weights > 0)[0]] = 1
     if data.draw(st.booleans()):
         weights = weights.astype(float)
     spec = data.draw(specs(case, features=labels_of(call, X)), label="spec")
@@ -84,6 +88,26 @@ def test_ale_integer_weights_equal_repeated_rows(data):
         assert_same_effects(repeated, weighted, scale=float(np.abs(y).max()) + 100.0)
     # the general relations, with the weights
     exercise(data, case, call, weights=weights)
+
+
+@settings(max_examples=examples(3))
+@given(data=st.data())
+def test_ale_weights_scaled_by_a_constant_change_nothing(data):
+    """Weights times a power of two (exact in floating point) give identical effects, grids and level orders."""
+    case = data.draw(frames(need=("numeric", "categorical"), max_rows=30), label="case")
+    call = data.draw(ale_calls(case), label="call")
+    if not _positions_ok(call, case.X) or call.kw["conventions"] == "ale":
+        return
+    X = case.X
+    weights = np.array(data.draw(st.lists(st.integers(0, 40), min_size=X.shape[0], max_size=X.shape[0]))) / 7.0
+    factor = 2.0 ** data.draw(st.integers(-40, 40), label="log2 factor")
+    spec = data.draw(specs(case, features=labels_of(call, X)), label="spec")
+    base = run_checked(call, Model(spec), X, sample_weight=weights)
+    scaled = run_checked(call, Model(spec), X, sample_weight=weights * factor)
+    note(f"base: {base.error!r}; scaled: {scaled.error!r}")
+    assert base.ok == scaled.ok, f"weights {base.error!r} vs scaled {scaled.error!r}"
+    if base.ok:
+        assert_same_effects(base, scaled, rtol=0.0, scale=0.0)
 
 
 @settings(max_examples=examples(4))
