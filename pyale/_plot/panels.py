@@ -170,17 +170,17 @@ def draw_curve(ax, result, outputs, *, line_kw, band, band_kw, rug_values, decil
     return drawn
 
 
-def _wrapped(name: str) -> tuple[list[str], bool]:
-    """The lines of a level name wrapped at ``_WRAP_CHARS``, and whether it had to be cut."""
+def _wrapped(name: str, n_lines: int = _WRAP_LINES) -> tuple[list[str], bool]:
+    """The lines of a level name wrapped at ``_WRAP_CHARS``, and whether it had to be cut (after ``n_lines``)."""
     lines = textwrap.wrap(name, _WRAP_CHARS, break_long_words=True, break_on_hyphens=True) or [name]
-    if len(lines) <= _WRAP_LINES:
+    if len(lines) <= n_lines:
         return lines, False
-    lines = lines[:_WRAP_LINES]
+    lines = lines[:n_lines]
     lines[-1] = lines[-1][: _WRAP_CHARS - 1].rstrip() + "\u2026"
     return lines, True
 
 
-def bar_labels(levels) -> tuple[list[str], dict]:
+def bar_labels(levels, n_lines: int = _WRAP_LINES) -> tuple[list[str], dict]:
     """The drawn labels of ``levels`` and their key.
 
     Each name is wrapped at 20 characters; one longer than two lines is cut
@@ -189,7 +189,7 @@ def bar_labels(levels) -> tuple[list[str], dict]:
     to the full name (the result keeps the full names in ``grid``).
     """
     names = [str(v) for v in levels]
-    wrapped = [_wrapped(name) for name in names]
+    wrapped = [_wrapped(name, n_lines) for name in names]
     labels = ["\n".join(lines) for lines, _ in wrapped]
     cut = [was_cut for _, was_cut in wrapped]
     for k, label in enumerate(labels):
@@ -227,12 +227,16 @@ def top_levels(result, outputs, max_levels: int | None):
 def level_ticks(ax, positions, labels, axis: str = "x", *, wrap: bool = True) -> None:
     """Level names as tick labels (wrapped, long ones cut, unless ``wrap`` is False: already done): rotated
     and right-aligned when long or many."""
-    text = bar_labels(labels)[0] if wrap else list(labels)
+    crowded = axis == "x" and len(labels) > 6  # one line each, turned upright: a line's height apart
+    text = bar_labels(labels, 1 if crowded else _WRAP_LINES)[0] if wrap else list(labels)
     setter = ax.set_xticks if axis == "x" else ax.set_yticks
     setter(positions)
     (ax.set_xticklabels if axis == "x" else ax.set_yticklabels)(text, **AS_WRITTEN)
     widest = max((len(line) for t in text for line in t.split("\n")), default=0)
-    if axis == "x" and (sum(len(t) + 1 for t in text) > _FLAT_LABEL_CHARS or widest > 12):
+    if crowded and wrap:
+        for tick in ax.get_xticklabels():
+            tick.set_rotation(90)
+    elif axis == "x" and (sum(len(t) + 1 for t in text) > _FLAT_LABEL_CHARS or widest > 12):
         for tick in ax.get_xticklabels():
             tick.set_rotation(40)
             tick.set_horizontalalignment("right")
