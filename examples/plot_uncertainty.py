@@ -48,7 +48,7 @@ model = HistGradientBoostingRegressor(max_iter=40, random_state=0).fit(X, risk)
 result = pyale.ale(model, X, "debt_ratio", n_intervals=12, n_bootstrap=300, random_state=0)
 print(result.to_frame().round(3).head())
 display = result.plot()
-display.figure_.suptitle("ALE of debt_ratio with a 95% data-bootstrap band")
+display.figure_.suptitle("95% data-bootstrap band")
 
 # %%
 # How big is the effect?
@@ -71,7 +71,7 @@ for res in both:
     mean_step = np.abs(np.diff(res.effects[:, 0])).mean()
     print(f"{res.features[0]}: mean |step| {mean_step:.4f}, mean heterogeneity "
           f"{np.nanmean(res.heterogeneity):.4f}")
-both[0].plot(band="heterogeneity").figure_.suptitle("debt_ratio: curve +- heterogeneity")
+both[0].plot(band="heterogeneity").figure_.suptitle("curve +- heterogeneity")
 
 # %%
 # Weights and model uncertainty
@@ -87,4 +87,4 @@ refits = pyale.model_bootstrap(
 )
 print("weighted counts:", weighted.counts[:4], " model-bootstrap band width at the median edge:",
       round(float((refits.ci_high - refits.ci_low)[6, 0]), 3))
-refits.plot().figure_.suptitle("debt_ratio with a model-bootstrap band (15 refits)")
+refits.plot().figure_.suptitle("model-bootstrap band (15 refits)")

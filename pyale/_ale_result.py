@@ -61,6 +61,15 @@ class ALEResult:
         What the replicates resample: ``"data"`` (rows resampled, the model
         fixed: sampling uncertainty of the ALE for this model) or ``"model"``
         (the model refitted on each resample: :func:`pyale.model_bootstrap`).
+    classifier : bool
+        Whether the outputs are a classifier's class probabilities (one per
+        class, named by class).  A binary classifier's effect is then drawn
+        for its second class only, scikit-learn's positive class
+        (``classes_[1]``); ``plot(output=...)`` draws others.
+    data_values : callable or None
+        Column label -> rug ticks and deciles of that numeric feature in the
+        data the effect was computed on (read on first use; None without
+        in-memory data), so that :meth:`plot` draws the data's rug.
 
     Notes
     -----
@@ -97,6 +106,8 @@ class ALEResult:
     ci_level: float | None = None
     bootstrap: str | None = None
     normaliser: Callable | None = field(default=None, repr=False)
+    classifier: bool = False
+    data_values: Callable | None = field(default=None, repr=False)
     _cache: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -206,7 +217,8 @@ class ALEResult:
         -------
         bool
         """
-        return _present.same_values(self, other, rtol=rtol, atol=atol, skip=("display", "normaliser", "_cache"))
+        return _present.same_values(self, other, rtol=rtol, atol=atol, skip=("display", "normaliser", "data_values",
+                                                                              "_cache"))
 
     def plot(self, ax=None, *, output=None, **kwargs):
         """Draw the effect: a curve per output, bars, or one surface per output for a pair.

@@ -36,6 +36,7 @@ from ._checks import (
 from ._frames import as_pandas
 from ._progress import check_progress, effect_progress
 from ._result_list import ALEResults
+from ._present import FeatureValues
 from ._core.bounds import check_pair_cells, pair_cell_limit
 from ._engine_plans import ale_plans, is_engine_frame, open_engine, response_column
 
@@ -376,8 +377,9 @@ def ale(
     outputs = _output_names(adapter, caller)
     normaliser = job.normalisers(caller, len(outputs))
     results = []
+    values = FeatureValues(in_memory)
     for (names, kind, plan), est in zip(job.planned, estimates):
-        result = _result(names, kind, plan, est, outputs, conventions, normaliser)
+        result = _result(names, kind, plan, est, outputs, conventions, normaliser, adapter, values)
         if draws is not None:
             result = result._with_bootstrap(est.replicates, est.replicate_counts, job.ci_level, "data")
         results.append(result)
@@ -554,7 +556,7 @@ def _plan(X, entry, conventions, n_intervals, grid, level_order, weights):
     return entry, kind, plan
 
 
-def _result(names, kind, plan, est, outputs, conventions, normaliser) -> ALEResult:
+def _result(names, kind, plan, est, outputs, conventions, normaliser, adapter=None, values=None) -> ALEResult:
     axes = plan.axes
     grids = []
     for axis in axes:
@@ -575,6 +577,8 @@ def _result(names, kind, plan, est, outputs, conventions, normaliser) -> ALEResu
         conventions=conventions,
         heterogeneity=est.heterogeneity,
         normaliser=normaliser,
+        classifier=getattr(adapter, "kind", None) == "sklearn-classifier",
+        data_values=values,
     )
 
 

@@ -22,6 +22,7 @@ from ._frames import Converted, as_pandas
 from ._progress import check_progress, open_bar
 from ._core.calls import PredictionError
 from ._result_list import ALEResults
+from ._present import FeatureValues
 
 __all__ = ["model_bootstrap"]
 
@@ -154,7 +155,8 @@ def model_bootstrap(
                               len(outputs))
     results = []
     for index, ((names, kind, plan), est) in enumerate(zip(job.planned, estimates)):
-        result = _result(names, kind, plan, est, outputs, job.conventions, normaliser)
+        result = _result(names, kind, plan, est, outputs, job.conventions, normaliser, adapter,
+                         FeatureValues(job.X if job.data is None else None))
         replicates = np.stack([effects[index] for effects in replicate_effects])
         replicate_counts = np.broadcast_to(est.counts, (n_bootstrap,) + est.counts.shape)
         results.append(result._with_bootstrap(replicates, replicate_counts, job.ci_level, "model"))

@@ -18,7 +18,44 @@ import io
 import numpy as np
 import pandas as pd
 
-__all__ = ["short_repr", "html_view", "same_values", "frames_equal", "png_of"]
+from ._core.features import read_feature
+
+__all__ = ["short_repr", "html_view", "same_values", "frames_equal", "png_of", "rug_and_deciles", "FeatureValues"]
+
+RUG_TICKS = 1000
+"""At most this many rug ticks per numeric feature (data values evenly spaced in rank)."""
+
+
+def rug_and_deciles(values: np.ndarray):
+    """Rug ticks (at most :data:`RUG_TICKS` data values, evenly spaced in rank) and scikit-learn's deciles."""
+    from scipy.stats.mstats import mquantiles
+
+    ordered = np.sort(values)
+    if ordered.shape[0] > RUG_TICKS:
+        ordered = ordered[np.linspace(0, ordered.shape[0] - 1, RUG_TICKS).round().astype(np.int64)]
+    return np.unique(ordered), np.asarray(mquantiles(values, prob=np.arange(0.1, 1.0, 0.1)))
+
+
+class FeatureValues:
+    """The rug ticks and deciles of a numeric feature of the data the effects were computed on.
+
+    Called with a column label; read from the data on first use and kept, so
+    that ``result.plot()`` draws the rug :meth:`pyale.ALEDisplay.from_estimator`
+    draws.  None for a column it cannot read (or no data: a Dask or Spark frame).
+    """
+
+    def __init__(self, X):
+        self._X = X
+        self._seen: dict = {}
+
+    def __call__(self, name):
+        if self._X is None or name not in self._X.columns:
+            return None
+        key = (type(name), name)
+        if key not in self._seen:
+            feature = read_feature(self._X[name], label=f"Column {name!r}")
+            self._seen[key] = None if feature.categorical else rug_and_deciles(feature.values)
+        return self._seen[key]
 
 
 def _range(values) -> str:

@@ -89,9 +89,11 @@ def test_from_estimator_draws_curves_bars_and_surfaces():
     line = display.lines_[0, 0][0]
     assert_array_equal(line.get_xdata(), results[0].grid[0])
     assert_array_equal(line.get_ydata(), results[0].effects[:, 0])
-    heights = [bar.get_height() for bar in display.bars_[0, 2][0]]
-    assert_allclose(heights, results[2].effects[:, 0], rtol=0)
-    assert [t.get_text() for t in display.axes_[0, 2].get_xticklabels()] == list(results[2].grid[0])
+    # long level names: horizontal bars, names on the y axis, first level on top
+    lengths = [bar.get_width() for bar in display.bars_[0, 2][0]]
+    assert_allclose(lengths, results[2].effects[:, 0], rtol=0)
+    assert [t.get_text() for t in display.axes_[0, 2].get_yticklabels()] == list(results[2].grid[0])
+    assert display.axes_[0, 2].yaxis_inverted()
     assert display.axes_[0, 0].get_xlabel() == "age" and display.axes_[0, 0].get_ylabel() == "ALE of yhat"
     # the surface sits on the grid edges, with a colour bar and labelled contours
     mesh = display.images_[1, 0][0]
@@ -146,8 +148,8 @@ def test_rug_shows_the_data_and_sharey_gives_one_range():
     display = ALEDisplay.from_estimator(model, X, ["age", "income", "job"], n_intervals=6)
     segments = display.rugs_[0, 0].get_segments()
     assert_allclose(sorted(s[0][0] for s in segments), np.unique(X["age"]), rtol=0)
-    limits = {display.axes_[0, i].get_ylim() for i in range(3)}
-    assert len(limits) == 1
+    limits = {display.axes_[0, 0].get_ylim(), display.axes_[0, 1].get_ylim(), display.axes_[0, 2].get_xlim()}
+    assert len(limits) == 1  # the horizontal bars of job share the curves' range on their x axis
     low, high = limits.pop()
     values = np.concatenate([r.effects.ravel() for r in display.results])
     assert low < values.min() and high > values.max()  # margins: nothing touches the frame
@@ -172,13 +174,14 @@ def test_classifier_draws_every_class_named():
     legend = display.axes_[0, 0].get_legend()
     assert [t.get_text() for t in legend.get_texts()] == ["low", "mid", "high"]
     assert len(display.bars_[0, 1]) == 3
-    # one surface panel per class, each titled and with its colour bar
-    titles = [display.axes_.ravel()[i].get_title() for i in (2, 3, 4)]
-    assert titles == ["low", "mid", "high"]
-    assert all(display.colorbars_.ravel()[i].ax.get_ylabel() == f"ALE of {c}" for i, c in zip((2, 3, 4), titles))
+    # one surface panel per class, on a row of their own, each titled and with its colour bar
+    assert display.axes_.shape == (2, 3) and display.axes_[0, 2] is None
+    titles = [display.axes_[1, i].get_title() for i in range(3)]
+    assert titles == ["output: low", "output: mid", "output: high"]
+    assert all(display.colorbars_[1, i].ax.get_ylabel() == f"ALE of {c}" for i, c in enumerate(["low", "mid", "high"]))
     pair = display.results[2]
-    for k, i in enumerate((2, 3, 4)):
-        mesh = display.images_.ravel()[i][0]
+    for k in range(3):
+        mesh = display.images_[1, k][0]
         assert_allclose(np.asarray(mesh.get_array()).ravel(), pair.effects[..., k].T.ravel(), rtol=0)
 
 
@@ -186,7 +189,7 @@ def test_output_selects_classes():
     X = frame()
     result = ale(three_classes, X, ("age", "income"), n_intervals=4)
     display = result.plot(output="mid")
-    assert display.axes_.size == 1 and display.axes_[0, 0].get_title() == "mid"
+    assert display.axes_.size == 1 and display.axes_[0, 0].get_title() == "output: mid"
     with pytest.raises(ValueError, match=re.escape("The 'output' parameter of ALEResult.plot names outputs "
                                                    "['nope'] that the effect of ('age', 'income') lacks")):
         result.plot(output="nope")
@@ -251,9 +254,9 @@ def test_bands_from_intervals_and_heterogeneity():
     vertices = band.get_paths()[0].vertices
     assert_allclose(vertices[:, 1].min(), curve.ci_low.min(), rtol=1e-12)
     assert_allclose(vertices[:, 1].max(), curve.ci_high.max(), rtol=1e-12)
-    errors = display.bands_[0, 1][0]
+    errors = display.bands_[0, 1][0]  # long level names: horizontal bars, horizontal error bars
     segments = errors.lines[2][0].get_segments()
-    assert_allclose([s[0][1] for s in segments], bars.ci_low[:, 0], rtol=1e-12)
+    assert_allclose([s[0][0] for s in segments], bars.ci_low[:, 0], rtol=1e-12)
     spread = ALEDisplay.from_results([curve], band="heterogeneity").bands_[0, 0][0].get_paths()[0].vertices
     assert_allclose(spread[:, 1].max(), (curve.effects + curve.heterogeneity).max(), rtol=1e-12)
     assert ALEDisplay.from_results([curve], band=None).bands_[0, 0] == []
@@ -281,14 +284,119 @@ def test_from_results_refuses_what_is_not_a_result():
         ALEDisplay.from_results([{}])
 
 
-def test_long_level_names_are_rotated_and_right_aligned():
+def test_long_level_names_are_rotated_and_right_aligned_in_vertical_bars():
     result = ale(model, frame(), "job")
-    ticks = result.plot().axes_[0, 0].get_xticklabels()
+    ticks = result.plot(bar_orientation="vertical").axes_[0, 0].get_xticklabels()
     assert [t.get_text() for t in ticks] == list(result.grid[0]) and set(result.grid[0]) == set(LONG_LEVELS)
     assert all(t.get_rotation() == 40 and t.get_horizontalalignment() == "right" for t in ticks)
     short = ale(lambda d: (d["g"] == "b") * 1.0 + d["x"], pd.DataFrame({"g": list("abab") * 5, "x": np.arange(20.0)}),
                 "g").plot()
     assert all(t.get_rotation() == 0 for t in short.axes_[0, 0].get_xticklabels())
+    assert short.bars_[0, 0][0][0].get_width() == pytest.approx(0.8)  # short names: vertical bars
+
+
+DEPARTMENTS = [f"Department of {topic} and Community Services" for topic in (
+    "Housing", "Health", "Transport", "Education", "Justice", "Agriculture", "Energy", "Labour", "Finance",
+    "Defence", "Culture", "Environment", "Tourism", "Trade", "Science", "Sport", "Water", "Youth", "Veterans",
+    "Digital Affairs")]
+
+
+def departments(n=2000, seed=1):
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({"age": rng.uniform(20, 70, n), "income": rng.gamma(2.0, 20.0, n),
+                         "department": pd.Categorical(rng.choice(DEPARTMENTS, n), categories=DEPARTMENTS)})
+
+
+def department_model(d):
+    codes = d["department"].cat.codes.to_numpy()
+    return 0.02 * d["age"] + 0.01 * d["income"] + np.sin(codes) * (1 + codes / 10)
+
+
+def assert_usable_panels(display, width=1.5, height=1.2):
+    """Every panel's plotting area is at least ``width`` x ``height`` inches once laid out."""
+    figure = display.figure_
+    figure.canvas.draw()
+    for ax in display.axes_.ravel():
+        if ax is not None:
+            extent = ax.get_window_extent()
+            assert extent.width >= width * figure.dpi and extent.height >= height * figure.dpi, (
+                ax.get_xlabel(), ax.get_ylabel(), extent.width / figure.dpi, extent.height / figure.dpi)
+
+
+def assert_no_overlapping_ticks(figure):
+    """No two drawn tick labels of one axis overlap (they would run together: '50000100000')."""
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    for ax in figure.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            low, high = sorted(axis.get_view_interval())
+            boxes = [label.get_window_extent(renderer) for tick in axis.get_major_ticks()
+                     for label in (tick.label1, tick.label2)
+                     if low <= tick.get_loc() <= high and label.get_visible() and label.get_text()]
+            for k, a in enumerate(boxes):
+                for b in boxes[k + 1:]:
+                    overlap_x = min(a.x1, b.x1) - max(a.x0, b.x0)
+                    overlap_y = min(a.y1, b.y1) - max(a.y0, b.y0)
+                    assert overlap_x <= 0.5 or overlap_y <= 0.5, (ax.get_xlabel(), axis.axis_name)
+
+
+def test_many_long_level_names_keep_every_panel_readable():
+    """20 levels named 'Department of ... Services' squashed every panel under a wall of rotated names."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        display = ALEDisplay.from_estimator(department_model, departments(), ["age", "department", "income"],
+                                            n_intervals=8)
+        assert_usable_panels(display)
+        assert_no_text_cut(display.figure_)
+        assert_no_overlapping_ticks(display.figure_)
+    labels = [t.get_text() for t in display.axes_[0, 1].get_yticklabels()]
+    assert len(labels) == 20 and all(len(line) <= 20 for label in labels for line in label.split("\n"))
+    key = display.level_keys_[0, 1]
+    assert set(key.values()) == set(DEPARTMENTS) and all(label.endswith("\u2026") for label in key)
+    levels = list(display.results[1].grid[0])  # the result keeps the full names (in the order used)
+    assert sorted(levels) == sorted(DEPARTMENTS)
+    assert [key[label] for label in labels] == levels  # every drawn name leads to the full one
+
+
+def test_cut_names_that_would_read_the_same_get_their_position():
+    from pyale._plot.panels import bar_labels
+
+    names = ["Department of Housing and Urban Development North", "Department of Housing and Urban Development South",
+             "short"]
+    labels, key = bar_labels(names)
+    assert labels[2] == "short" and labels[0] != labels[1]
+    assert labels[0].endswith("#1") and labels[1].endswith("#2") and key[labels[1]] == names[1]
+
+
+def test_max_levels_draws_the_largest_effects_and_consolidates_the_rest():
+    result = ale(department_model, departments(), "department")
+    display = result.plot(max_levels=5)
+    effects = result.effects[:, 0]
+    largest = np.sort(np.argsort(-np.abs(effects), kind="stable")[:5])
+    kept, other = display.bars_[0, 0]
+    assert_allclose([bar.get_width() for bar in kept], effects[largest], rtol=0)
+    rest = np.setdiff1d(np.arange(20), largest)
+    (span,) = other
+    assert span.get_x() == pytest.approx(effects[rest].min()) and span.get_width() == pytest.approx(
+        effects[rest].max() - effects[rest].min())
+    labels = [t.get_text() for t in display.axes_[0, 0].get_yticklabels()]
+    assert labels[-1] == "other (15 levels)" and len(labels) == 6
+    assert [display.level_keys_[0, 0][label] for label in labels[:-1]] == [result.grid[0][i] for i in largest]
+    assert_no_text_cut(display.figure_)
+    vertical = ale(model, frame(), "job").plot(max_levels=2, bar_orientation="vertical")
+    assert [t.get_text() for t in vertical.axes_[0, 0].get_xticklabels()][-1] == "other (2 levels)"
+
+
+@pytest.mark.parametrize("bad, message", [
+    (dict(max_levels=0), "The 'max_levels' parameter of ALEDisplay.plot must be an int >= 1 or None. Got 0 instead."),
+    (dict(max_levels=2.5), "The 'max_levels' parameter of ALEDisplay.plot must be an int >= 1 or None. Got 2.5 "
+                           "instead."),
+    (dict(bar_orientation="sideways"), "The 'bar_orientation' parameter of ALEDisplay.plot must be one of ['auto', "
+                                       "'vertical', 'horizontal']. Got 'sideways' instead."),
+])
+def test_bad_bar_arguments(bad, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        ale(model, frame(n=100), "job").plot(**bad)
 
 
 # ------------------------------------------------------------------ nothing cut when saved
@@ -558,3 +666,70 @@ def test_repr_writes_numpy_integer_labels_as_plain_numbers():
     X = pd.DataFrame(np.random.default_rng(0).normal(size=(50, 2)))  # integer column labels 0 and 1
     assert repr(ale(lambda d: d[0] * 2, X, 0)).startswith("ALEResult(features=0, kind=numeric,")
     assert repr(ale(lambda d: d[0] * d[1], X, (0, 1))).startswith("ALEResult(features=(0, 1), kind=numeric x numeric")
+
+
+# ---------------------------------------------------------------- classifiers, rugs, large numbers
+
+
+def binary_fit(n=300, seed=2):
+    from sklearn.linear_model import LogisticRegression
+
+    X = frame(n=n, seed=seed)[["age", "income"]]
+    labels = np.where(X["age"] + 0.2 * X["income"] > 55, "yes", "no")
+    return LogisticRegression(max_iter=500).fit(X, labels), X
+
+
+def test_binary_classifier_draws_its_positive_class_by_default():
+    """Two mirror-image curves (one per class) were drawn; scikit-learn draws classes_[1]."""
+    classifier, X = binary_fit()
+    display = ALEDisplay.from_estimator(classifier, X, ["age", ("age", "income")], n_intervals=5)
+    curve, pair = display.results
+    assert curve.classifier and curve.outputs == ("no", "yes") and display.axes_.shape == (1, 2)
+    (line,) = display.lines_[0, 0]
+    assert_array_equal(line.get_ydata(), curve.effects[:, 1])
+    assert display.axes_[0, 0].get_ylabel() == "ALE of yes"
+    assert display.axes_[0, 1].get_title() == "class: yes"
+    assert_allclose(np.asarray(display.images_[0, 1][0].get_array()).ravel(), pair.effects[..., 1].T.ravel(), rtol=0)
+    assert [line.get_ydata() for line in curve.plot().lines_[0, 0]][0].tolist() == curve.effects[:, 1].tolist()
+    both = curve.plot(output=curve.outputs)  # both on request
+    assert [line.get_label() for line in both.lines_[0, 0]] == ["no", "yes"]
+    assert not ale(three_classes, frame(n=100), "age", n_intervals=4).classifier  # a callable's outputs: all drawn
+
+
+def test_multiclass_surfaces_are_titled_by_class_on_rows_of_their_own():
+    from sklearn.linear_model import LogisticRegression
+
+    X = frame(n=300)[["age", "income"]]
+    labels = np.select([X["age"] < 35, X["income"] > 40], ["young", "rich"], "other")
+    classifier = LogisticRegression(max_iter=1000).fit(X, labels)
+    display = ALEDisplay.from_estimator(classifier, X, ["age", "income", ("age", "income")], n_intervals=4)
+    assert display.axes_.shape == (2, 3) and display.axes_[0, 2] is None
+    assert [ax.get_title() for ax in display.axes_[1]] == [f"class: {c}" for c in classifier.classes_]
+    assert_no_text_cut(display.figure_)
+
+
+def test_result_plot_draws_the_rug_from_estimator_draws():
+    X = frame()
+    result = ale(model, X, "age", n_intervals=6)
+    from_estimator = ALEDisplay.from_estimator(model, X, ["age"], n_intervals=6, deciles=True)
+    plotted = result.plot(deciles=True)
+    assert plotted.rugs_[0, 0] is not None  # was None: result.plot() had no rug
+    assert_array_equal(plotted.rugs_[0, 0].get_segments(), from_estimator.rugs_[0, 0].get_segments())
+    assert_array_equal(plotted.deciles_vlines_[0, 0].get_segments(), from_estimator.deciles_vlines_[0, 0].get_segments())
+    assert plotted.lines_[0, 0][0].get_ydata().tolist() == from_estimator.lines_[0, 0][0].get_ydata().tolist()
+    assert result.plot(rug=False).rugs_[0, 0] is None
+    listed = ale(model, X, ["age", "income"], n_intervals=6).plot()
+    assert listed.rugs_[0, 0] is not None and listed.rugs_[0, 1] is not None
+
+
+def test_large_numbers_on_the_x_axis_do_not_run_together():
+    """Incomes up to 3e5 in a third of a 12-inch figure wrote '50000100000150000'."""
+    rng = np.random.default_rng(7)
+    X = pd.DataFrame({"income": rng.lognormal(10.5, 0.5, 5000), "debt": rng.beta(2, 5, 5000),
+                      "age": rng.integers(18, 80, 5000).astype(float)})
+    display = ale(lambda d: np.log(d["income"]) - d["debt"] + 0.01 * d["age"], X, ["income", "debt", "age"],
+                  n_intervals=20).plot(n_cols=3)
+    assert_no_overlapping_ticks(display.figure_)
+    assert_no_text_cut(display.figure_)
+    pair = ale(lambda d: np.log(d["income"]) * d["debt"], X, ("income", "age"), n_intervals=10).plot()
+    assert_no_overlapping_ticks(pair.figure_)

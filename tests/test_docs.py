@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import inspect
 import re
 import sys
 from pathlib import Path
@@ -207,3 +208,21 @@ def test_every_public_docstring_is_numpydoc_valid_with_a_checked_example():
                 if callable(getattr(obj, member)) or isinstance(getattr(obj, member), property):
                     problems += _errors(f"{module}.{name}.{member}", _CHECKS)
     assert not problems, "\n".join(problems)
+
+
+# Two inline literals joined without a space (``a``..``b``): reST does not end the first where meant, and the
+# page shows ``a ..``b`` (numpydoc's validation does not look at inline markup).
+_JOINED_LITERALS = re.compile(r"``[^`\s]+``[^\s`]{0,2}[^\s`\-:/'\"<(\[{]``")  # '/' or '-' between is valid
+
+
+def test_no_public_docstring_joins_inline_literals():
+    assert _JOINED_LITERALS.search('Shade ``ci_low``..``ci_high`` ("ci")')  # the markup that broke the page
+    problems = []
+    for name in pyale.__all__:
+        obj = getattr(pyale, name)
+        members = [obj] + ([getattr(obj, m) for m in vars(obj) if not m.startswith("_")] if inspect.isclass(obj) else [])
+        for member in members:
+            doc = getattr(member, "__doc__", None)
+            if isinstance(doc, str) and _JOINED_LITERALS.search(doc):
+                problems.append(f"{name}.{getattr(member, '__name__', '?')}: {_JOINED_LITERALS.search(doc).group()}")
+    assert problems == []

@@ -17,22 +17,15 @@ from typing import Sequence
 
 import numpy as np
 
-from .panels import band_limits, constrain, draw_bars, draw_curve, draw_surface
+from .._present import rug_and_deciles
+from .panels import (band_limits, bar_labels, bars_height, constrain, draw_bars, draw_curve, draw_surface,
+                     horizontal_bars)
 
 __all__ = ["ALEDisplay"]
 
 _BANDS = ("auto", "ci", "heterogeneity", None)
-_RUG_TICKS = 1000
-
-
-def _summary_values(values: np.ndarray):
-    """Rug ticks (at most ``_RUG_TICKS`` data values, evenly spaced in rank) and scikit-learn's deciles."""
-    from scipy.stats.mstats import mquantiles
-
-    ordered = np.sort(values)
-    if ordered.shape[0] > _RUG_TICKS:
-        ordered = ordered[np.linspace(0, ordered.shape[0] - 1, _RUG_TICKS).round().astype(np.int64)]
-    return np.unique(ordered), np.asarray(mquantiles(values, prob=np.arange(0.1, 1.0, 0.1)))
+_ORIENTATIONS = ("auto", "vertical", "horizontal")
+_PANEL_HEIGHT = 3.3
 
 
 def _numeric_columns(results, X) -> dict:
@@ -43,7 +36,20 @@ def _numeric_columns(results, X) -> dict:
         kinds = result.kind.split(" x ")
         for name, kind in zip(result.features, kinds):
             if kind == "numeric" and name not in out and name in X.columns:
-                out[name] = _summary_values(read_feature(X[name], label=f"Column {name!r}").values)
+                out[name] = rug_and_deciles(read_feature(X[name], label=f"Column {name!r}").values)
+    return out
+
+
+def _result_values(results) -> dict:
+    """Rug ticks and deciles of the numeric features that the results carry from their data."""
+    out = {}
+    for result in results:
+        read = getattr(result, "data_values", None)
+        for name, kind in zip(result.features, result.kind.split(" x ")):
+            if read is not None and kind == "numeric" and name not in out:
+                values = read(name)
+                if values is not None:
+                    out[name] = values
     return out
 
 
@@ -90,9 +96,11 @@ class ALEDisplay:
 
     Numeric features are curves (one per model output) with a rug of the
     data or decile ticks; categorical features are bars with their level
-    names; a pair is a filled surface with a colour bar and labelled
-    contours, one panel per model output.  Bands are drawn when the results
-    carry them (``ci_low``/``ci_high``, or ``heterogeneity`` when asked).
+    names (horizontal when the names are long or many); a pair is a filled
+    surface with a colour bar and labelled contours, one panel per model
+    output, titled with the class (or output).  A binary classifier is
+    drawn for its positive class.  Bands are drawn when the results carry
+    them (``ci_low`` and ``ci_high``, or ``heterogeneity`` when asked).
 
     Parameters
     ----------
@@ -100,14 +108,18 @@ class ALEDisplay:
         What to draw (:func:`pyale.ale`'s answer).
     feature_values : dict, optional
         Feature name -> ``(rug_values, deciles)`` of its data, for the rug
-        and decile ticks; filled by :meth:`from_estimator` and by
-        :meth:`from_results` when given ``X``.
+        and decile ticks.  Results of :func:`pyale.ale` carry their data's
+        (so :meth:`from_estimator`, :meth:`from_results` and
+        ``result.plot()`` draw the same rug); given values, or ``X`` given
+        to :meth:`from_results`, take precedence.
 
     Attributes
     ----------
     figure_ : matplotlib Figure
     axes_ : numpy.ndarray of Axes
-        One per panel, laid out ``(n_rows, n_cols)`` (None where no panel).
+        One per panel, laid out ``(n_rows, n_cols)`` (None where no panel):
+        rows are filled left to right, and the panels of a pair for
+        several outputs (one per class) fill rows of their own.
     bounding_ax_ : Axes or None
         The single Axes given as ``ax`` and split into panels (removed from
         its figure when it was the only one there).
@@ -118,6 +130,9 @@ class ALEDisplay:
         its colour bar, hatched cells without data.
     rugs_, deciles_vlines_, deciles_hlines_ : numpy.ndarray
         Per panel: rug ticks, decile ticks on the x (and, for pairs, y) axis.
+    level_keys_ : numpy.ndarray of dicts
+        Per bar panel: each level name drawn cut (with an ellipsis) -> the
+        full name.
 
     See Also
     --------
@@ -136,7 +151,7 @@ class ALEDisplay:
 
     def __init__(self, results: Sequence, *, feature_values: dict | None = None):
         self.results = _check_results(results)
-        self.feature_values = {} if feature_values is None else dict(feature_values)
+        self.feature_values = {**_result_values(self.results), **(feature_values or {})}
 
     @classmethod
     def from_estimator(
@@ -197,7 +212,7 @@ class ALEDisplay:
                       n_intervals=n_intervals, response=response, response_method=response_method,
                       level_order=level_order,
                       max_rows_per_call=max_rows_per_call, progress=progress, **ale_kw)
-        return cls(results, feature_values=_numeric_columns(results, frame)).plot(ax=ax, **plot_kw)
+        return cls(results).plot(ax=ax, **plot_kw)  # the results carry their data's rug
 
     @classmethod
     def from_results(cls, results, *, X: object = None, feature_names: Sequence | None = None, ax=None,
@@ -237,7 +252,9 @@ class ALEDisplay:
         panels = []
         for result in self.results:
             names = list(result.outputs)
-            if output is None:
+            if output is None and getattr(result, "classifier", False) and len(names) == 2:
+                chosen = [(1, names[1])]  # a binary classifier: the positive class, as scikit-learn draws
+            elif output is None:
                 chosen = list(enumerate(names))
             else:
                 chosen = [(names.index(w), w) for w in check_output(output, result, caller="ALEDisplay.plot")]
@@ -247,26 +264,27 @@ class ALEDisplay:
                 panels.append((result, chosen))
         return panels
 
-    def _axes(self, ax, n_panels: int, n_cols: int, wide: bool):
+    def _axes(self, ax, rows: list, heights: list, wide: bool):
+        """The figure, the ``(n_rows, n_cols)`` array of panel Axes, and each panel's place in it.
+
+        ``rows``: the panel indices of each row; ``heights``: inches of each row.
+        """
         import matplotlib.pyplot as plt
         from matplotlib.axes import Axes
         from matplotlib.gridspec import GridSpecFromSubplotSpec
 
-        n_cols = min(n_cols, n_panels)
-        n_rows = math.ceil(n_panels / n_cols)
+        n_panels = sum(map(len, rows))
+        n_rows, n_cols = len(rows), max(map(len, rows))
+        width, height = (4.6 if wide else 4.0) * n_cols, float(sum(heights))
         self.bounding_ax_ = None
         if ax is None:
-            figure = plt.figure(figsize=((4.6 if wide else 4.0) * n_cols, 3.3 * n_rows), layout="constrained")
-            axes = figure.subplots(n_rows, n_cols, squeeze=False).astype(object)
-            for extra in axes.ravel()[n_panels:]:
-                figure.delaxes(extra)
-            axes.ravel()[n_panels:] = None
-            return figure, axes
+            figure = plt.figure(figsize=(width, height), layout="constrained")
+            return (figure,) + _fill(figure, figure.add_gridspec(n_rows, n_cols, height_ratios=heights), rows)
         if isinstance(ax, Axes):
             figure = ax.figure
             constrain(figure, [ax])
             if n_panels == 1:
-                return figure, np.array([[ax]], dtype=object)
+                return figure, np.array([[ax]], dtype=object), [(0, 0)]
             if ax.get_subplotspec() is None:
                 raise ValueError(
                     f"The 'ax' parameter of ALEDisplay.plot is a single Axes without a grid position; "
@@ -277,19 +295,14 @@ class ALEDisplay:
                 # The figure is only this Axes: lay the panels out on the whole figure (a nested
                 # grid is laid out badly by matplotlib < 3.9's constrained layout).
                 figure.delaxes(ax)
-                width, height = figure.get_size_inches()
-                figure.set_size_inches(max(width, (4.6 if wide else 4.0) * n_cols), max(height, 3.3 * n_rows))
-                axes = figure.subplots(n_rows, n_cols, squeeze=False).astype(object)
-                for extra in axes.ravel()[n_panels:]:
-                    figure.delaxes(extra)
-                axes.ravel()[n_panels:] = None
-                return figure, axes
+                given_width, given_height = figure.get_size_inches()
+                figure.set_size_inches(max(given_width, width), max(given_height, height))
+                spec = figure.add_gridspec(n_rows, n_cols, height_ratios=heights)
+                return (figure,) + _fill(figure, spec, rows)
             ax.set_axis_off()
-            spec = GridSpecFromSubplotSpec(n_rows, n_cols, subplot_spec=ax.get_subplotspec())
-            axes = np.full((n_rows, n_cols), None, dtype=object)
-            for i, cell in zip(range(n_panels), spec):
-                axes.ravel()[i] = figure.add_subplot(cell)
-            return figure, axes
+            spec = GridSpecFromSubplotSpec(n_rows, n_cols, subplot_spec=ax.get_subplotspec(),
+                                           height_ratios=heights)
+            return (figure,) + _fill(figure, spec, rows)
         axes = np.asarray(ax, dtype=object)
         if axes.size != n_panels or not all(isinstance(a, Axes) for a in axes.ravel()):
             raise ValueError(
@@ -298,7 +311,8 @@ class ALEDisplay:
             )
         figure = axes.ravel()[0].figure
         constrain(figure, list(axes.ravel()))
-        return figure, (axes if axes.ndim == 2 else axes.reshape(1, -1))
+        axes = axes if axes.ndim == 2 else axes.reshape(1, -1)
+        return figure, axes, [np.unravel_index(i, axes.shape) for i in range(n_panels)]
 
     # ------------------------------------------------------------------ drawing
 
@@ -317,6 +331,8 @@ class ALEDisplay:
         band_kw: dict | None = None,
         rug: bool = True,
         deciles: bool = False,
+        bar_orientation: str = "auto",
+        max_levels: int | None = None,
         **kwargs,
     ) -> "ALEDisplay":
         """Draw the panels; returns ``self``.
@@ -338,7 +354,11 @@ class ALEDisplay:
             One y range for all curves and bars, one colour scale for all
             surfaces.
         output : label or list, optional
-            Draw only these model outputs (all by default).
+            Draw only these model outputs.  By default every output, except
+            for a binary classifier (``result.classifier`` with two
+            classes): its second class only, scikit-learn's positive class
+            (``classes_[1]``), since the other is its mirror image; pass
+            both labels (``output=result.outputs``) to draw both.
         line_kw, bar_kw : dict, optional
             Keywords of ``Axes.plot`` (curves) and ``Axes.bar`` (bars),
             merged over the defaults and over ``**kwargs``.
@@ -346,8 +366,9 @@ class ALEDisplay:
             Keywords of ``Axes.contour`` (contour lines; ``levels=[]`` draws
             none) and ``Axes.pcolormesh`` (the surface: ``cmap``, ``norm``, ...).
         band : {"auto", "ci", "heterogeneity", None}, default "auto"
-            Shade ``ci_low``..``ci_high`` ("ci"), or effect +- ``heterogeneity``;
-            "auto" shades the interval when the results have one.
+            Shade the interval from ``ci_low`` to ``ci_high`` ("ci"), or the
+            effect plus and minus ``heterogeneity``; "auto" shades the
+            interval when the results have one.
         band_kw : dict, optional
             Keywords of ``fill_between`` (curves) or ``errorbar`` (bars).
         rug : bool, default True
@@ -356,6 +377,19 @@ class ALEDisplay:
         deciles : bool, default False
             Ticks at the data's deciles (scikit-learn's ``mquantiles``), on
             both axes of a surface.
+        bar_orientation : {"auto", "vertical", "horizontal"}, default "auto"
+            How the bars of a categorical feature stand.  "auto": horizontal,
+            level names on the y axis (first level on top) and the panel
+            grown to give each name its room, when a name is longer than 12
+            characters or more than 8 bars are drawn; vertical otherwise.
+            Names are wrapped at 20 characters, and one longer than two
+            lines is cut with an ellipsis: the full names stay in the
+            result's ``grid`` and in ``level_keys_``.
+        max_levels : int or None, default None
+            Draw only the ``max_levels`` levels with the largest absolute
+            effect (over the outputs drawn), in their order, and show the
+            others as one hatched bar, "other (k levels)", that spans their
+            effects from lowest to highest (no new number is computed).
         **kwargs
             Matplotlib keywords for the curves and bars (``color``,
             ``label``, ``linestyle``, ``alpha``, ...).
@@ -371,37 +405,49 @@ class ALEDisplay:
         if band not in _BANDS:
             raise ValueError(f"The 'band' parameter of ALEDisplay.plot must be one of {list(_BANDS)!r}. "
                              f"Got {band!r} instead.")
+        if bar_orientation not in _ORIENTATIONS:
+            raise ValueError(f"The 'bar_orientation' parameter of ALEDisplay.plot must be one of "
+                             f"{list(_ORIENTATIONS)!r}. Got {bar_orientation!r} instead.")
+        if max_levels is not None and (isinstance(max_levels, bool) or not isinstance(max_levels, numbers.Integral)
+                                       or max_levels < 1):
+            raise ValueError(f"The 'max_levels' parameter of ALEDisplay.plot must be an int >= 1 or None. "
+                             f"Got {max_levels!r} instead.")
         band = self._band(band)
         panels = self._panels(output)
         _check_plot_keywords(kwargs, None, "ALEDisplay.plot",
                              curves=any(len(r.features) == 1 and r.kind != "categorical" for r, _ in panels),
                              bars=any(r.kind == "categorical" for r, _ in panels))
-        wide = any(len(r.features) == 2 for r, _ in panels)
-        self.figure_, self.axes_ = self._axes(ax, len(panels), n_cols, wide)
+        horizontal, heights = self._sizes(panels, bar_orientation, max_levels)
+        rows = _rows(panels, min(n_cols, len(panels)))
+        wide = any(len(r.features) == 2 for r, _ in panels) or any(horizontal)
+        row_heights = [max(heights[i] for i in row) for row in rows]
+        self.figure_, self.axes_, places = self._axes(ax, rows, row_heights, wide)
         shape = self.axes_.shape
         for name in ("lines_", "bars_", "bands_", "images_", "contours_", "contour_labels_", "colorbars_",
-                     "empty_cells_", "rugs_", "deciles_vlines_", "deciles_hlines_"):
+                     "empty_cells_", "rugs_", "deciles_vlines_", "deciles_hlines_", "level_keys_"):
             setattr(self, name, np.full(shape, None, dtype=object))
         limits = _shared_limits(panels, band) if sharey else None
         spread = _shared_spread(panels) if sharey else None
         for index, (result, outputs) in enumerate(panels):
-            where = np.unravel_index(index, shape)
+            where = tuple(places[index])
             axis = self.axes_[where]
             if len(result.features) == 2:
                 position, name = outputs[0]
                 half = spread if spread is not None else _spread(result, position)
                 decile_pair = (self._decile(result.features[0], deciles), self._decile(result.features[1], deciles))
+                role = "class" if getattr(result, "classifier", False) else "output"
                 drawn = draw_surface(axis, result, position, name, norm=CenteredNorm(0.0, half or 1.0),
                                      image_kw=image_kw, contour_kw=contour_kw, deciles=decile_pair,
-                                     titled=len(result.outputs) > 1)
+                                     title=f"{role}: {name}" if len(result.outputs) > 1 else None)
                 self.images_[where], self.contours_[where] = drawn["images"], drawn["contours"]
                 self.contour_labels_[where], self.colorbars_[where] = drawn["contour_labels"], drawn["colorbar"]
                 self.empty_cells_[where] = drawn["empty_cells"]
                 self.deciles_vlines_[where], self.deciles_hlines_[where] = drawn["deciles"]
                 continue
             if result.kind == "categorical":
-                drawn = draw_bars(axis, result, outputs, bar_kw=bar_kw, band=band, band_kw=band_kw, kwargs=kwargs)
-                self.bars_[where] = drawn["bars"]
+                drawn = draw_bars(axis, result, outputs, bar_kw=bar_kw, band=band, band_kw=band_kw, kwargs=kwargs,
+                                  horizontal=horizontal[index], max_levels=max_levels)
+                self.bars_[where], self.level_keys_[where] = drawn["bars"] + drawn["other"], drawn["key"]
             else:
                 name = result.features[0]
                 rug_values = self.feature_values.get(name, (None, None))[0]
@@ -412,11 +458,29 @@ class ALEDisplay:
                 self.deciles_vlines_[where] = drawn["deciles"]
             self.bands_[where] = drawn["bands"]
             if limits is not None:
-                axis.set_ylim(*limits)
-                left = np.unravel_index(index - 1, shape) if where[1] > 0 else None
-                if left is not None and len(panels[index - 1][0].features) == 1:
-                    axis.set_ylabel("")
+                (axis.set_xlim if horizontal[index] else axis.set_ylim)(*limits)
+                if horizontal[index] or index == 0 or places[index - 1] != (where[0], where[1] - 1):
+                    continue
+                left, _ = panels[index - 1]
+                if len(left.features) == 1 and not horizontal[index - 1]:
+                    axis.set_ylabel("")  # the panel on its left, same range, names it
         return self
+
+    def _sizes(self, panels, bar_orientation, max_levels):
+        """Per panel: whether its bars are horizontal, and the inches it needs in height."""
+        horizontal, heights = [], []
+        for result, _ in panels:
+            flat = False
+            height = _PANEL_HEIGHT
+            if result.kind == "categorical":
+                levels = list(result.grid[0])
+                n_drawn = len(levels) if max_levels is None or max_levels >= len(levels) else max_levels + 1
+                flat = horizontal_bars(levels, bar_orientation, n_drawn)
+                if flat:
+                    height = bars_height(bar_labels(levels)[0][:n_drawn], _PANEL_HEIGHT)
+            horizontal.append(flat)
+            heights.append(height)
+        return horizontal, heights
 
     def _band(self, band):
         if band == "auto":
@@ -437,6 +501,33 @@ class ALEDisplay:
         if not wanted or name not in self.feature_values:
             return None
         return self.feature_values[name][1]
+
+
+def _rows(panels, n_cols: int) -> list:
+    """Panel indices row by row, ``n_cols`` a row; the panels of one pair for several outputs (one
+    per class) fill rows of their own, so that they read as one group."""
+    rows, current, group = [], [], None
+    for index, (result, _) in enumerate(panels):
+        owner = id(result) if len(result.features) == 2 and sum(r is result for r, _ in panels) > 1 else None
+        if current and (len(current) == n_cols or owner != group):
+            rows.append(current)
+            current = []
+        current.append(index)
+        group = owner
+    rows.append(current)
+    return rows
+
+
+def _fill(figure, spec, rows):
+    """One Axes per panel on ``spec``, row by row from the left; the Axes array and each panel's place."""
+    n_cols = max(map(len, rows))
+    axes = np.full((len(rows), n_cols), None, dtype=object)
+    places = [None] * sum(map(len, rows))
+    for r, row in enumerate(rows):
+        for c, index in enumerate(row):
+            axes[r, c] = figure.add_subplot(spec[r, c])
+            places[index] = (r, c)
+    return axes, places
 
 
 def _shared_limits(panels, band):

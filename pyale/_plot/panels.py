@@ -6,13 +6,23 @@ made; :mod:`pyale._plot.display` lays the panels out and keeps the artists.
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 
 __all__ = ["constrain", "label_contours", "draw_curve", "draw_bars", "draw_surface", "band_limits", "level_ticks",
-           "effect_label", "AS_WRITTEN", "legend_as_written"]
+           "effect_label", "AS_WRITTEN", "legend_as_written", "bar_labels", "horizontal_bars", "bars_height",
+           "top_levels"]
 
 # Level names longer than this, or many levels, are rotated and right-aligned.
 _FLAT_LABEL_CHARS = 30
+# A level name is wrapped at this many characters and cut, with an ellipsis, after so many lines.
+_WRAP_CHARS = 20
+_WRAP_LINES = 2
+# Bars turn horizontal (names on the y axis, read without turning the head) for names longer
+# than this or for more levels than that.
+_HORIZONTAL_CHARS = 12
+_VERTICAL_LEVELS = 8
 
 AS_WRITTEN = {"parse_math": False}
 """Text keywords for names, levels and outputs: drawn as written ('$' is not mathtext; '$\\q$' would crash)."""
@@ -108,6 +118,15 @@ def band_limits(result, band: str | None, output: int):
     return effect - spread, effect + spread
 
 
+def short_numbers(ax, axis: str) -> None:
+    """Numbers of 5 digits or more written as a multiple of a power of ten, so that tick labels of large
+    values (incomes) do not run together in a narrow panel."""
+    try:
+        ax.ticklabel_format(axis=axis, style="sci", scilimits=(-3, 4))
+    except AttributeError:  # not matplotlib's ScalarFormatter (a user's log scale): left as it is
+        pass
+
+
 def _label(base: str | None, output: object, several: bool) -> str:
     if base is None:
         return str(output)
@@ -142,6 +161,7 @@ def draw_curve(ax, result, outputs, *, line_kw, band, band_kw, rug_values, decil
                                  alpha=0.25, linewidth=0.6)
     if deciles is not None:
         drawn["deciles"] = ax.vlines(deciles, 0.0, 0.05, transform=bottom, color="black", linewidth=1.0)
+    short_numbers(ax, "x")
     ax.set_xlabel(str(result.features[0]), **AS_WRITTEN)
     ax.set_ylabel(effect_label(outputs[0][1]) if not several else "ALE", **AS_WRITTEN)
     if several or "label" in user:
@@ -150,46 +170,134 @@ def draw_curve(ax, result, outputs, *, line_kw, band, band_kw, rug_values, decil
     return drawn
 
 
-def level_ticks(ax, positions, labels, axis: str = "x") -> None:
-    """Level names as tick labels, whole: rotated and right-aligned when long or many."""
-    text = [str(v) for v in labels]
+def _wrapped(name: str, n_lines: int = _WRAP_LINES) -> tuple[list[str], bool]:
+    """The lines of a level name wrapped at ``_WRAP_CHARS``, and whether it had to be cut (after ``n_lines``)."""
+    lines = textwrap.wrap(name, _WRAP_CHARS, break_long_words=True, break_on_hyphens=True) or [name]
+    if len(lines) <= n_lines:
+        return lines, False
+    lines = lines[:n_lines]
+    lines[-1] = lines[-1][: _WRAP_CHARS - 1].rstrip() + "\u2026"
+    return lines, True
+
+
+def bar_labels(levels, n_lines: int = _WRAP_LINES) -> tuple[list[str], dict]:
+    """The drawn labels of ``levels`` and their key.
+
+    Each name is wrapped at 20 characters; one longer than two lines is cut
+    with an ellipsis (followed by its 1-based position among the levels
+    when two cut names would read the same).  The key maps every cut label
+    to the full name (the result keeps the full names in ``grid``).
+    """
+    names = [str(v) for v in levels]
+    wrapped = [_wrapped(name, n_lines) for name in names]
+    labels = ["\n".join(lines) for lines, _ in wrapped]
+    cut = [was_cut for _, was_cut in wrapped]
+    for k, label in enumerate(labels):
+        if cut[k] and labels.count(label) > 1:
+            labels = [f"{other} #{j + 1}" if other == label and cut[j] else other for j, other in enumerate(labels)]
+    key = {label: name for label, name, was_cut in zip(labels, names, cut) if was_cut}
+    return labels, key
+
+
+def horizontal_bars(levels, orientation: str, n_drawn: int) -> bool:
+    """Whether bars of ``levels`` are drawn horizontally (``n_drawn`` bars, the consolidated one included)."""
+    if orientation != "auto":
+        return orientation == "horizontal"
+    return n_drawn > _VERTICAL_LEVELS or max((len(str(v)) for v in levels), default=0) > _HORIZONTAL_CHARS
+
+
+def bars_height(labels, minimum: float) -> float:
+    """Inches of a panel of horizontal bars that leave each (wrapped) label its room."""
+    lines = max((label.count("\n") + 1 for label in labels), default=1)
+    return max(minimum, 1.3 + len(labels) * (0.15 * lines + 0.08))
+
+
+def top_levels(result, outputs, max_levels: int | None):
+    """Positions of the levels drawn (the ``max_levels`` largest ``|effect|`` over the outputs drawn, in their
+    order) and of the rest, consolidated into one bar."""
+    effects = np.abs(np.asarray(result.effects, dtype=float)[:, [position for position, _ in outputs]])
+    every = np.arange(effects.shape[0])
+    if max_levels is None or max_levels >= effects.shape[0]:
+        return every, every[:0]
+    size = np.max(np.nan_to_num(effects, nan=0.0), axis=1)
+    ranked = np.argsort(-size, kind="stable")
+    return np.sort(ranked[:max_levels]), np.sort(ranked[max_levels:])
+
+
+def level_ticks(ax, positions, labels, axis: str = "x", *, wrap: bool = True) -> None:
+    """Level names as tick labels (wrapped, long ones cut, unless ``wrap`` is False: already done): rotated
+    and right-aligned when long or many."""
+    crowded = axis == "x" and len(labels) > 6  # one line each, turned upright: a line's height apart
+    text = bar_labels(labels, 1 if crowded else _WRAP_LINES)[0] if wrap else list(labels)
     setter = ax.set_xticks if axis == "x" else ax.set_yticks
     setter(positions)
     (ax.set_xticklabels if axis == "x" else ax.set_yticklabels)(text, **AS_WRITTEN)
-    if axis == "x" and (sum(len(t) + 1 for t in text) > _FLAT_LABEL_CHARS or max(map(len, text)) > 12):
+    widest = max((len(line) for t in text for line in t.split("\n")), default=0)
+    if crowded and wrap:
+        for tick in ax.get_xticklabels():
+            tick.set_rotation(90)
+    elif axis == "x" and (sum(len(t) + 1 for t in text) > _FLAT_LABEL_CHARS or widest > 12):
         for tick in ax.get_xticklabels():
             tick.set_rotation(40)
             tick.set_horizontalalignment("right")
             tick.set_rotation_mode("anchor")
 
 
-def draw_bars(ax, result, outputs, *, bar_kw, band, band_kw, kwargs):
-    """A categorical feature: bars per level (grouped by output), error bars for bands."""
+def draw_bars(ax, result, outputs, *, bar_kw, band, band_kw, kwargs, horizontal=False, max_levels=None):
+    """A categorical feature: bars per level (grouped by output), error bars for bands.
+
+    ``horizontal`` puts the level names on the y axis, first level on top.
+    With ``max_levels``, the levels of largest effect are drawn and the rest
+    shown as one hatched bar spanning their effects (lowest to highest).
+    """
     from matplotlib.patches import Rectangle
 
     levels = list(result.grid[0])
-    positions = np.arange(len(levels), dtype=float)
+    kept, rest = top_levels(result, outputs, max_levels)
+    labels, key = bar_labels([levels[i] for i in kept])
+    if rest.size:
+        labels.append(f"other ({rest.size} levels)")
+    positions = np.arange(len(labels), dtype=float)
     several = len(outputs) > 1
     width = 0.8 / len(outputs)
-    drawn = {"bars": [], "bands": []}
-    ax.axhline(0.0, color="black", linewidth=0.8, zorder=0)
+    drawn = {"bars": [], "bands": [], "other": [], "key": key}
+    (ax.axvline if horizontal else ax.axhline)(0.0, color="black", linewidth=0.8, zorder=0)
     user = _merge(_canonical(kwargs, Rectangle), _canonical(bar_kw or {}, Rectangle))
+    if horizontal and "width" in user:  # the bar's thickness: height of a horizontal bar
+        user["height"] = user.pop("width")
+    thickness = "height" if horizontal else "width"
     for slot, (position, name) in enumerate(outputs):
         where = positions + (slot - (len(outputs) - 1) / 2) * width
-        style = _merge({"width": width}, user)
+        style = _merge({thickness: width}, user)
         style["label"] = _label(user.get("label"), name, several)
-        values = np.asarray(result.effects)[:, position]
-        bars = ax.bar(where, values, **style)
+        every = np.asarray(result.effects)[:, position]
+        values = every[kept]
+        bars = (ax.barh if horizontal else ax.bar)(where[: kept.size], values, **style)
         drawn["bars"].append(bars)
+        if rest.size:
+            low, high = np.nanmin(every[rest]), np.nanmax(every[rest])
+            other = _merge(style, {"color": "0.85", "hatch": "///", "edgecolor": "0.45", "linewidth": 0.6,
+                                   "label": "_nolegend_"})
+            start = {"left" if horizontal else "bottom": low}
+            drawn["other"].append((ax.barh if horizontal else ax.bar)(where[-1:], [high - low], **start, **other))
         limits = band_limits(result, band, position)
         if limits is not None:
-            err = np.vstack([values - limits[0], limits[1] - values])
+            err = np.vstack([values - limits[0][kept], limits[1][kept] - values])
             style = _merge({"fmt": "none", "ecolor": "black", "elinewidth": 1.0, "capsize": 3}, band_kw)
-            drawn["bands"].append(ax.errorbar(where, values, yerr=err, **style))
-    level_ticks(ax, positions, levels)
-    ax.set_xlim(-0.6, len(levels) - 0.4)
-    ax.set_xlabel(str(result.features[0]), **AS_WRITTEN)
-    ax.set_ylabel(effect_label(outputs[0][1]) if not several else "ALE", **AS_WRITTEN)
+            bar_error = {"xerr": err} if horizontal else {"yerr": err}
+            arguments = (values, where[: kept.size]) if horizontal else (where[: kept.size], values)
+            drawn["bands"].append(ax.errorbar(*arguments, **bar_error, **style))
+    if horizontal:
+        ax.set_yticks(positions)
+        ax.set_yticklabels(labels, fontsize="small", **AS_WRITTEN)
+        ax.set_ylim(len(labels) - 0.4, -0.6)
+        ax.set_ylabel(str(result.features[0]), **AS_WRITTEN)
+        ax.set_xlabel(effect_label(outputs[0][1]) if not several else "ALE", **AS_WRITTEN)
+    else:
+        level_ticks(ax, positions, labels, wrap=False)
+        ax.set_xlim(-0.6, len(labels) - 0.4)
+        ax.set_xlabel(str(result.features[0]), **AS_WRITTEN)
+        ax.set_ylabel(effect_label(outputs[0][1]) if not several else "ALE", **AS_WRITTEN)
     if several or "label" in user:
         title = "output" if several and "label" not in user else None
         legend_as_written(ax.legend(title=title, fontsize="small"))
@@ -210,7 +318,7 @@ def _fmt(value: float) -> str:
     return f"{value:.3g}"
 
 
-def draw_surface(ax, result, position, name, *, norm, image_kw, contour_kw, deciles, titled):
+def draw_surface(ax, result, position, name, *, norm, image_kw, contour_kw, deciles, title):
     """A pair: filled surface on the grid with a colour bar, labelled contours, hatched empty cells."""
     from matplotlib import transforms
     from matplotlib.patches import Rectangle
@@ -283,10 +391,14 @@ def draw_surface(ax, result, position, name, *, norm, image_kw, contour_kw, deci
         if second is not None and not second_levels:
             left = transforms.blended_transform_factory(ax.transAxes, ax.transData)
             drawn["deciles"][1] = ax.hlines(second, 0.0, 0.05, transform=left, color="black")
+    if not first_levels:
+        short_numbers(ax, "x")
+    if not second_levels:
+        short_numbers(ax, "y")
     drawn["colorbar"] = figure.colorbar(drawn["images"][0], ax=ax)
     drawn["colorbar"].set_label(effect_label(name), **AS_WRITTEN)
     ax.set_xlabel(str(result.features[0]), **AS_WRITTEN)
     ax.set_ylabel(str(result.features[1]), **AS_WRITTEN)
-    if titled:
-        ax.set_title(str(name), **AS_WRITTEN)
+    if title is not None:
+        ax.set_title(title, **AS_WRITTEN)
     return drawn
