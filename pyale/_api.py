@@ -275,9 +275,10 @@ def ale(
     feature_names : sequence, optional
         Column names of a NumPy ``X`` (``x0``, ``x1``, ... by default).
     sample_weight : array-like or column name, optional
-        One non-negative finite weight per row of X (frequency weights); for
-        a Dask or Spark X, the name of the column of X holding them (that
-        column is then neither a feature nor shown to the model).
+        One non-negative finite weight per row of X (frequency weights), or
+        the name of the column of X holding them (for a Dask or Spark X,
+        only a name); that column is then neither a feature nor shown to the
+        model, on every kind of frame.
         Integer weights give exactly the result of repeating each row that
         many times, zero drops the row; other weights extend the same
         formulas (grid edges as type-1 order statistics of the weighted
@@ -383,6 +384,8 @@ class _Job:
             X, sample_weight = self.data.schema, None
         else:
             check_frame(X, param="X", caller=caller_name)
+            if _names_a_column(sample_weight, X):
+                X, sample_weight = _weight_column(X, sample_weight, caller=caller_name)
         self.conventions = check_choice(conventions, _CONVENTIONS, param="conventions", caller=caller_name)
         if n_intervals is not None:
             n_intervals = check_int(n_intervals, param="n_intervals", caller=caller_name, minimum=1)
@@ -473,6 +476,30 @@ class _Job:
         if self.data is not None:
             return EngineNormalisers(self.data, self.response, caller, n_outputs)
         return _Normalisers(caller, self.X, self.weights, self.response, n_outputs)
+
+
+def _names_a_column(sample_weight, X: pd.DataFrame) -> bool:
+    """Whether ``sample_weight`` is a column name (a string, or a scalar label of X) rather than values."""
+    if isinstance(sample_weight, str):
+        return True
+    if sample_weight is None or isinstance(sample_weight, (list, tuple, np.ndarray, pd.Series, pd.Index)):
+        return False
+    try:
+        return np.ndim(sample_weight) == 0 and sample_weight in X.columns
+    except TypeError:  # an unhashable object: not a label
+        return False
+
+
+def _weight_column(X: pd.DataFrame, name, *, caller: str):
+    """X without its weight column, and that column: no feature, never shown to the model (as on Dask and Spark)."""
+    columns = list(X.columns)
+    if name not in columns:
+        raise ValueError(
+            f"The 'sample_weight' parameter of {caller} must be one weight per row of X or name a column of X. "
+            f"Got {name!r}; the columns are {columns[:10]!r}"
+            f"{'' if len(columns) <= 10 else f' and {len(columns) - 10} more'}."
+        )
+    return X.drop(columns=[name]), X[name]
 
 
 def _output_names(adapter, caller) -> list:
