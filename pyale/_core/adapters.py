@@ -80,7 +80,7 @@ def _is_booster(model: object, package: str) -> bool:
     return kind.__name__ == "Booster" and kind.__module__.split(".")[0] == package
 
 
-def _selector(names: list, what: str) -> Callable[[pd.DataFrame], pd.DataFrame]:
+def _selector(names: list, what: str, from_numpy: bool = False) -> Callable[[pd.DataFrame], pd.DataFrame]:
     """``frame`` reduced to ``names`` in that order (no copy when it already is)."""
 
     def select(frame: pd.DataFrame) -> pd.DataFrame:
@@ -88,8 +88,13 @@ def _selector(names: list, what: str) -> Callable[[pd.DataFrame], pd.DataFrame]:
             return frame
         missing = [n for n in names if n not in frame.columns]
         if missing:
+            hint = ""
+            if from_numpy and list(frame.columns) == [f"x{i}" for i in range(frame.shape[1])]:
+                hint = (" X is a NumPy array, whose columns are named x0, x1, ... unless feature_names= names "
+                        "them: pass feature_names=model.feature_names_in_ (the names the model was fitted "
+                        "with), or X as a DataFrame.")
             raise ValueError(
-                f"{what} expects columns {names!r}; the data lacks {missing!r}."
+                f"{what} expects columns {names!r}; the data lacks {missing!r}.{hint}"
             )
         return frame[names]
 
@@ -127,7 +132,8 @@ def feeder(model: object, native: Native | None = None) -> Callable[[pd.DataFram
     """
     names = getattr(model, "feature_names_in_", None)
     if names is not None:
-        return _selector(np.asarray(names).tolist(), f"{type(model).__name__} (feature_names_in_)")
+        return _selector(np.asarray(names).tolist(), f"{type(model).__name__} (feature_names_in_)",
+                         from_numpy=native is not None and native.kind == "numpy")
     if hasattr(model, "n_features_in_"):
         return _to_numpy
     return None if native is None else native.convert
