@@ -8,6 +8,7 @@ or iml's ``FeatureEffect`` (``conventions="iml"``).
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Sequence
 
@@ -197,6 +198,39 @@ def _entries(X: pd.DataFrame, features: object) -> tuple[list, bool]:
     return out, True
 
 
+#: scikit-learn's partial dependence keywords that pyale.ale does not take, and what pyale calls them.
+_SKLEARN_KEYWORDS = {
+    "grid_resolution": "pyale calls it n_intervals (ALEPlot's K, iml's grid.size; n_intervals='auto' picks "
+                       "fewer intervals on small data)",
+    "target": "pyale calls it response (the class or classes of a classifier to explain)",
+    "percentiles": "pyale's intervals always cover the data (ALE needs every row in one); pass interval edges "
+                   "as grid=",
+    "custom_values": "pyale calls it grid (interval edges covering the data)",
+    "kind": "ALE has no individual curves: pyale.ale computes the average effect (for ICE curves use "
+            "pyale.FeatureEffect(..., method='ice'))",
+    "subsample": "pass fewer rows as X (e.g. X.sample(n, random_state=0)); pyale.ale draws no individual curves",
+    "categorical_features": "pyale reads a column's kind from its dtype: Categorical and string columns are "
+                            "categorical (convert one with X.astype({name: 'category'}))",
+}
+
+
+def _scikit_learn_keywords(func):
+    """Name pyale's keyword when ``func`` is given one of scikit-learn's (the signature stays ``func``'s)."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        for name in kwargs:
+            if name in _SKLEARN_KEYWORDS:
+                raise TypeError(
+                    f"{func.__name__}() got an unexpected keyword argument {name!r}: "
+                    f"{_SKLEARN_KEYWORDS[name]}."
+                )
+        return func(*args, **kwargs)
+
+    return wrapper
+
+
+@_scikit_learn_keywords
 def ale(
     model: object,
     X: pd.DataFrame,
