@@ -237,7 +237,7 @@ def ale(
     features: object,
     *,
     conventions: str = "aleplot",
-    n_intervals: int | None = None,
+    n_intervals: int | str | None = None,
     grid: Sequence | None = None,
     response: object | None = None,
     level_order: Sequence | None = None,
@@ -287,9 +287,16 @@ def ale(
         R's ale 0.5.0 (:class:`pyale.ALE`'s effects: the minimum's own bin,
         binary features, backward differences, its centring; any pair of
         features in either order; no ``grid`` or ``sample_weight``).
-    n_intervals : int, optional
+    n_intervals : int or "auto", optional
         ALEPlot's ``K``, iml's ``grid.size``, or ale's ``max_num_bins - 1``
-        (9 by default).
+        (9 by default).  ``"auto"`` keeps the convention's default where the
+        data are large enough and otherwise takes fewer intervals, so that
+        each holds about 20 rows (``min(default, n // 20)``) and each cell of
+        a pair about 10 (``min(default, isqrt(n // 10))`` per axis), n being
+        the rows with a positive weight; the intervals are then the
+        convention's own for that count (the same result as passing it).
+        Use it on small data, where the defaults give jagged curves and pair
+        grids mostly without rows.  The count used is ``len(result.grid[i]) - 1``.
     grid : sequence, optional
         User interval edges for a numeric feature (a pair of sequences, or
         ``None`` for a feature on its default grid, for a pair).  They must
@@ -421,7 +428,11 @@ class _Job:
             if _names_a_column(sample_weight, X):
                 X, sample_weight = _weight_column(X, sample_weight, caller=caller_name)
         self.conventions = check_choice(conventions, _CONVENTIONS, param="conventions", caller=caller_name)
-        if n_intervals is not None:
+        auto = isinstance(n_intervals, str) and n_intervals == "auto"
+        if isinstance(n_intervals, str) and not auto:
+            raise TypeError(f"The 'n_intervals' parameter of {caller_name} must be an int >= 1 or 'auto'. "
+                            f"Got {n_intervals!r} instead.")
+        if n_intervals is not None and not auto:
             n_intervals = check_int(n_intervals, param="n_intervals", caller=caller_name, minimum=1)
         if max_rows_per_call is not None:
             max_rows_per_call = check_int(max_rows_per_call, param="max_rows_per_call", caller=caller_name, minimum=1)
@@ -443,6 +454,10 @@ class _Job:
                 response = response[self.kept]
         self.X, self.weights, self.response = X, weights, response
         self.planned = []
+        if auto:  # one count for main effects, one for pairs, from the rows taking part
+            n_rows = X.shape[0] if self.data is None else self.data.n_rows
+            n_intervals = {size: auto_intervals(n_rows, CONVENTIONS[self.conventions].default_intervals, pair=size == 2)
+                           for size in (1, 2)}
         if self.data is not None:
             if self.conventions == "ale":
                 raise NotImplementedError(
@@ -452,20 +467,32 @@ class _Job:
                 )
             options = [(grid, level_order) if not self.many else _options_for(X, entry, grid, level_order)
                        for entry in entries]
-            self.planned = ale_plans(self.data, entries, options, self.conventions, n_intervals, caller_name,
-                                     _pair_grids)
+            if not auto:
+                self.planned = ale_plans(self.data, entries, options, self.conventions, n_intervals, caller_name,
+                                         _pair_grids)
+                return
+            planned = {}
+            for size in (1, 2):
+                chosen = [i for i, entry in enumerate(entries) if len(entry) == size]
+                if chosen:
+                    plans = ale_plans(self.data, [entries[i] for i in chosen], [options[i] for i in chosen],
+                                      self.conventions, n_intervals[size], caller_name, _pair_grids)
+                    planned.update(zip(chosen, plans))
+            self.planned = [planned[i] for i in range(len(entries))]
             return
         if self.conventions == "ale":  # R's ale rules: pyale._alepkg.plans builds the plans
             from ._alepkg.plans import ale_plan, check_ale_options
 
             check_ale_options(grid, weights, caller=caller_name)
-            self.planned = [ale_plan(X, entry, n_intervals, level_order if not self.many else
+            self.planned = [ale_plan(X, entry, n_intervals[len(entry)] if auto else n_intervals,
+                                     level_order if not self.many else
                                      _options_for(X, entry, None, level_order)[1], caller=caller_name)
                             for entry in entries]
             return
         for entry in entries:
             entry_grid, entry_order = (grid, level_order) if not self.many else _options_for(X, entry, grid, level_order)
-            self.planned.append(_plan(X, entry, self.conventions, n_intervals, entry_grid, entry_order, weights))
+            self.planned.append(_plan(X, entry, self.conventions, n_intervals[len(entry)] if auto else n_intervals,
+                                      entry_grid, entry_order, weights))
 
     def caller_for(self, model, response):
         """The model's adapter and :class:`ModelCaller`."""
@@ -534,6 +561,22 @@ def _weight_column(X: pd.DataFrame, name, *, caller: str):
             f"{'' if len(columns) <= 10 else f' and {len(columns) - 10} more'}."
         )
     return X.drop(columns=[name]), X[name]
+
+
+#: n_intervals="auto": at least this many rows per interval of a main effect, per cell of a pair (on average).
+AUTO_ROWS_PER_INTERVAL, AUTO_ROWS_PER_CELL = 20, 10
+
+
+def auto_intervals(n_rows: int, default: int, *, pair: bool) -> int:
+    """``n_intervals="auto"``: the convention's default, or fewer so intervals (pair cells) keep rows.
+
+    A main effect gets ``min(default, n // 20)`` intervals (about 20 rows
+    each), a pair ``min(default, isqrt(n // 10))`` per axis (about 10 rows
+    per cell of the k x k grid); never fewer than 1.
+    """
+    if pair:
+        return max(1, min(default, math.isqrt(n_rows // AUTO_ROWS_PER_CELL)))
+    return max(1, min(default, n_rows // AUTO_ROWS_PER_INTERVAL))
 
 
 def _output_names(adapter, caller) -> list:

@@ -154,6 +154,26 @@ def test_scikit_learn_keywords_are_named_in_pyale_terms(keyword, message):
     assert all(p.kind is not inspect.Parameter.VAR_KEYWORD for p in parameters.values())
 
 
+@pytest.mark.parametrize("conventions, default", [("aleplot", 40), ("iml", 20), ("ale", 9)])
+@pytest.mark.parametrize("n_rows", [30, 442, 5000])
+def test_auto_intervals_keep_rows_per_interval_and_equal_the_explicit_count(conventions, default, n_rows):
+    rng = np.random.default_rng(3)
+    data = pd.DataFrame({"a": rng.normal(size=n_rows), "b": rng.normal(size=n_rows)})
+    model = lambda d: d["a"] * d["b"] + np.sin(d["a"])  # noqa: E731
+    main, pair = min(default, max(1, n_rows // 20)), min(default, max(1, int(np.sqrt(n_rows // 10))))
+    got = ale(model, data, ["a", ("a", "b")], n_intervals="auto", conventions=conventions)
+    assert got[0].equals(ale(model, data, "a", n_intervals=main, conventions=conventions))
+    assert got[1].equals(ale(model, data, ("a", "b"), n_intervals=pair, conventions=conventions))
+    if n_rows == 442 and conventions == "aleplot":
+        assert (main, pair) == (22, 6) and len(got[0].grid[0]) - 1 == 22
+
+
+def test_auto_intervals_refuse_other_strings():
+    message = "The 'n_intervals' parameter of ale must be an int >= 1 or 'auto'. Got 'Auto' instead."
+    with pytest.raises(TypeError, match=re.escape(message)):
+        ale(lambda d: d["x1"], X, "x1", n_intervals="Auto")
+
+
 def test_model_that_cannot_read_the_frame_names_expected_columns():
     pytest.importorskip("sklearn")
     from sklearn.linear_model import LinearRegression

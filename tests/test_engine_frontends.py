@@ -239,6 +239,17 @@ def test_a_weight_column_on_any_frame_is_the_dask_weight_column(dd, kind):
                              y="heavy", n_intervals=6))
 
 
+def test_auto_intervals_on_dask_equal_pandas(dd):
+    data = frame(300, seed=9)
+    w = np.where(np.arange(300) % 7 == 0, 0.0, 1.0)  # zero weights: the rows taking part decide the count
+    features = ["x", ("x", "heavy"), "cat"]
+    got = pyale.ale(make_model(), dask_frame(dd, data.assign(w=w), [120, 180]), features, n_intervals="auto",
+                    sample_weight="w")
+    expected = pyale.ale(make_model(), data, features, n_intervals="auto", sample_weight=w)
+    same_list(got, expected)
+    assert [len(r.grid[-1]) - 1 for r in got[:2]] == [12, 5]  # 257 rows: 257 // 20, isqrt(257 // 10)
+
+
 def pl_frame(data):
     return pytest.importorskip("polars").from_pandas(data)
 
