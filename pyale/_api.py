@@ -8,6 +8,7 @@ or iml's ``FeatureEffect`` (``conventions="iml"``).
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Sequence
 
@@ -198,13 +199,46 @@ def _entries(X: pd.DataFrame, features: object) -> tuple[list, bool]:
     return out, True
 
 
+#: scikit-learn's partial dependence keywords that pyale.ale does not take, and what pyale calls them.
+_SKLEARN_KEYWORDS = {
+    "grid_resolution": "pyale calls it n_intervals (ALEPlot's K, iml's grid.size; n_intervals='auto' picks "
+                       "fewer intervals on small data)",
+    "target": "pyale calls it response (the class or classes of a classifier to explain)",
+    "percentiles": "pyale's intervals always cover the data (ALE needs every row in one); pass interval edges "
+                   "as grid=",
+    "custom_values": "pyale calls it grid (interval edges covering the data)",
+    "kind": "ALE has no individual curves: pyale.ale computes the average effect (for ICE curves use "
+            "pyale.FeatureEffect(..., method='ice'))",
+    "subsample": "pass fewer rows as X (e.g. X.sample(n, random_state=0)); pyale.ale draws no individual curves",
+    "categorical_features": "pyale reads a column's kind from its dtype: Categorical and string columns are "
+                            "categorical (convert one with X.astype({name: 'category'}))",
+}
+
+
+def _scikit_learn_keywords(func):
+    """Name pyale's keyword when ``func`` is given one of scikit-learn's (the signature stays ``func``'s)."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        for name in kwargs:
+            if name in _SKLEARN_KEYWORDS:
+                raise TypeError(
+                    f"{func.__name__}() got an unexpected keyword argument {name!r}: "
+                    f"{_SKLEARN_KEYWORDS[name]}."
+                )
+        return func(*args, **kwargs)
+
+    return wrapper
+
+
+@_scikit_learn_keywords
 def ale(
     model: object,
     X: pd.DataFrame,
     features: object,
     *,
     conventions: str = "aleplot",
-    n_intervals: int | None = None,
+    n_intervals: int | str | None = None,
     grid: Sequence | None = None,
     response: object | None = None,
     level_order: Sequence | None = None,
@@ -255,9 +289,16 @@ def ale(
         R's ale 0.5.0 (:class:`pyale.ALE`'s effects: the minimum's own bin,
         binary features, backward differences, its centring; any pair of
         features in either order; no ``grid`` or ``sample_weight``).
-    n_intervals : int, optional
+    n_intervals : int or "auto", optional
         ALEPlot's ``K``, iml's ``grid.size``, or ale's ``max_num_bins - 1``
-        (9 by default).
+        (9 by default).  ``"auto"`` keeps the convention's default where the
+        data are large enough and otherwise takes fewer intervals, so that
+        each holds about 20 rows (``min(default, n // 20)``) and each cell of
+        a pair about 10 (``min(default, isqrt(n // 10))`` per axis), n being
+        the rows with a positive weight; the intervals are then the
+        convention's own for that count (the same result as passing it).
+        Use it on small data, where the defaults give jagged curves and pair
+        grids mostly without rows.  The count used is ``len(result.grid[i]) - 1``.
     grid : sequence, optional
         User interval edges for a numeric feature (a pair of sequences, or
         ``None`` for a feature on its default grid, for a pair).  They must
@@ -278,9 +319,10 @@ def ale(
     feature_names : sequence, optional
         Column names of a NumPy ``X`` (``x0``, ``x1``, ... by default).
     sample_weight : array-like or column name, optional
-        One non-negative finite weight per row of X (frequency weights); for
-        a Dask or Spark X, the name of the column of X holding them (that
-        column is then neither a feature nor shown to the model).
+        One non-negative finite weight per row of X (frequency weights), or
+        the name of the column of X holding them (for a Dask or Spark X,
+        only a name); that column is then neither a feature nor shown to the
+        model, on every kind of frame.
         Integer weights give exactly the result of repeating each row that
         many times, zero drops the row; other weights extend the same
         formulas (grid edges as type-1 order statistics of the weighted
@@ -400,8 +442,14 @@ class _Job:
             X, sample_weight = self.data.schema, None
         else:
             check_frame(X, param="X", caller=caller_name)
+            if _names_a_column(sample_weight, X):
+                X, sample_weight = _weight_column(X, sample_weight, caller=caller_name)
         self.conventions = check_choice(conventions, _CONVENTIONS, param="conventions", caller=caller_name)
-        if n_intervals is not None:
+        auto = isinstance(n_intervals, str) and n_intervals == "auto"
+        if isinstance(n_intervals, str) and not auto:
+            raise TypeError(f"The 'n_intervals' parameter of {caller_name} must be an int >= 1 or 'auto'. "
+                            f"Got {n_intervals!r} instead.")
+        if n_intervals is not None and not auto:
             n_intervals = check_int(n_intervals, param="n_intervals", caller=caller_name, minimum=1)
         if max_rows_per_call is not None:
             max_rows_per_call = check_int(max_rows_per_call, param="max_rows_per_call", caller=caller_name, minimum=1)
@@ -423,6 +471,10 @@ class _Job:
                 response = response[self.kept]
         self.X, self.weights, self.response = X, weights, response
         self.planned = []
+        if auto:  # one count for main effects, one for pairs, from the rows taking part
+            n_rows = X.shape[0] if self.data is None else self.data.n_rows
+            n_intervals = {size: auto_intervals(n_rows, CONVENTIONS[self.conventions].default_intervals, pair=size == 2)
+                           for size in (1, 2)}
         if self.data is not None:
             if self.conventions == "ale":
                 raise ValueError(
@@ -432,20 +484,32 @@ class _Job:
                 )
             options = [(grid, level_order) if not self.many else _options_for(X, entry, grid, level_order)
                        for entry in entries]
-            self.planned = ale_plans(self.data, entries, options, self.conventions, n_intervals, caller_name,
-                                     _pair_grids)
+            if not auto:
+                self.planned = ale_plans(self.data, entries, options, self.conventions, n_intervals, caller_name,
+                                         _pair_grids)
+                return
+            planned = {}
+            for size in (1, 2):
+                chosen = [i for i, entry in enumerate(entries) if len(entry) == size]
+                if chosen:
+                    plans = ale_plans(self.data, [entries[i] for i in chosen], [options[i] for i in chosen],
+                                      self.conventions, n_intervals[size], caller_name, _pair_grids)
+                    planned.update(zip(chosen, plans))
+            self.planned = [planned[i] for i in range(len(entries))]
             return
         if self.conventions == "ale":  # R's ale rules: pyale._alepkg.plans builds the plans
             from ._alepkg.plans import ale_plan, check_ale_options
 
             check_ale_options(grid, weights, caller=caller_name)
-            self.planned = [ale_plan(X, entry, n_intervals, level_order if not self.many else
+            self.planned = [ale_plan(X, entry, n_intervals[len(entry)] if auto else n_intervals,
+                                     level_order if not self.many else
                                      _options_for(X, entry, None, level_order)[1], caller=caller_name)
                             for entry in entries]
             return
         for entry in entries:
             entry_grid, entry_order = (grid, level_order) if not self.many else _options_for(X, entry, grid, level_order)
-            self.planned.append(_plan(X, entry, self.conventions, n_intervals, entry_grid, entry_order, weights))
+            self.planned.append(_plan(X, entry, self.conventions, n_intervals[len(entry)] if auto else n_intervals,
+                                      entry_grid, entry_order, weights))
 
     def caller_for(self, model, response, response_method=None):
         """The model's adapter and :class:`ModelCaller` (``response_method``: see :func:`adapt_model`)."""
@@ -493,6 +557,46 @@ class _Job:
         if self.data is not None:
             return EngineNormalisers(self.data, self.response, caller, n_outputs)
         return _Normalisers(caller, self.X, self.weights, self.response, n_outputs)
+
+
+def _names_a_column(sample_weight, X: pd.DataFrame) -> bool:
+    """Whether ``sample_weight`` is a column name (a string, or a scalar label of X) rather than values."""
+    if isinstance(sample_weight, str):
+        return True
+    if sample_weight is None or isinstance(sample_weight, (list, tuple, np.ndarray, pd.Series, pd.Index)):
+        return False
+    try:
+        return np.ndim(sample_weight) == 0 and sample_weight in X.columns
+    except TypeError:  # an unhashable object: not a label
+        return False
+
+
+def _weight_column(X: pd.DataFrame, name, *, caller: str):
+    """X without its weight column, and that column: no feature, never shown to the model (as on Dask and Spark)."""
+    columns = list(X.columns)
+    if name not in columns:
+        raise ValueError(
+            f"The 'sample_weight' parameter of {caller} must be one weight per row of X or name a column of X. "
+            f"Got {name!r}; the columns are {columns[:10]!r}"
+            f"{'' if len(columns) <= 10 else f' and {len(columns) - 10} more'}."
+        )
+    return X.drop(columns=[name]), X[name]
+
+
+#: n_intervals="auto": at least this many rows per interval of a main effect, per cell of a pair (on average).
+AUTO_ROWS_PER_INTERVAL, AUTO_ROWS_PER_CELL = 20, 10
+
+
+def auto_intervals(n_rows: int, default: int, *, pair: bool) -> int:
+    """``n_intervals="auto"``: the convention's default, or fewer so intervals (pair cells) keep rows.
+
+    A main effect gets ``min(default, n // 20)`` intervals (about 20 rows
+    each), a pair ``min(default, isqrt(n // 10))`` per axis (about 10 rows
+    per cell of the k x k grid); never fewer than 1.
+    """
+    if pair:
+        return max(1, min(default, math.isqrt(n_rows // AUTO_ROWS_PER_CELL)))
+    return max(1, min(default, n_rows // AUTO_ROWS_PER_INTERVAL))
 
 
 def _output_names(adapter, caller) -> list:

@@ -57,6 +57,23 @@ def test_sklearn_missing_column_is_named():
         pyale.ale(model, frame[["a", "g"]], "a")
 
 
+@pytest.mark.parametrize("feature_names, hinted", [(None, True), (["a", "c"], False)],
+                         ids=["default-names", "other-names"])
+def test_numpy_x_for_a_model_fitted_on_a_frame_asks_for_feature_names(feature_names, hinted):
+    pytest.importorskip("sklearn")
+    from sklearn.linear_model import LinearRegression
+
+    frame, y = data()
+    model = LinearRegression().fit(frame[["a", "b"]], y)
+    hint = ("X is a NumPy array, whose columns are named x0, x1, ... unless feature_names= names them: pass "
+            "feature_names=model.feature_names_in_ (the names the model was fitted with), or X as a DataFrame.")
+    with pytest.raises(PredictionError, match="the data lacks") as caught:
+        pyale.ale(model, frame[["a", "b"]].to_numpy(), 0, feature_names=feature_names)
+    assert (hint in str(caught.value)) is hinted
+    got = pyale.ale(model, frame[["a", "b"]].to_numpy(), "a", feature_names=model.feature_names_in_, n_intervals=5)
+    assert got.equals(pyale.ale(model, frame[["a", "b"]], "a", n_intervals=5))
+
+
 def test_xgboost_booster_predicts_on_a_dmatrix_with_categories():
     xgb = pytest.importorskip("xgboost")
     frame, y = data()

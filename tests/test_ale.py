@@ -126,6 +126,54 @@ def test_bad_input(overrides, error, message):
     assert_frame_equal(X, before)
 
 
+SKLEARN_KEYWORDS = [
+    (dict(grid_resolution=20), "ale() got an unexpected keyword argument 'grid_resolution': pyale calls it n_intervals "
+                               "(ALEPlot's K, iml's grid.size; n_intervals='auto' picks fewer intervals on small data)."),
+    (dict(target=1), "ale() got an unexpected keyword argument 'target': pyale calls it response (the class or "
+                     "classes of a classifier to explain)."),
+    (dict(percentiles=(0.05, 0.95)), "ale() got an unexpected keyword argument 'percentiles': pyale's intervals "
+                                     "always cover the data (ALE needs every row in one); pass interval edges as grid=."),
+    (dict(custom_values={"x1": [0, 1]}), "ale() got an unexpected keyword argument 'custom_values': pyale calls it grid"),
+    (dict(kind="both"), "ale() got an unexpected keyword argument 'kind': ALE has no individual curves"),
+    (dict(subsample=50), "ale() got an unexpected keyword argument 'subsample': pass fewer rows as X"),
+    (dict(categorical_features=["g"]), "ale() got an unexpected keyword argument 'categorical_features': pyale reads "
+                                       "a column's kind from its dtype"),
+]
+
+
+@pytest.mark.parametrize("keyword, message", SKLEARN_KEYWORDS, ids=[next(iter(k)) for k, _ in SKLEARN_KEYWORDS])
+def test_scikit_learn_keywords_are_named_in_pyale_terms(keyword, message):
+    import inspect
+
+    with pytest.raises(TypeError, match=re.escape(message)):
+        ale(lambda d: d["x1"], X, "x1", **keyword)
+    with pytest.raises(TypeError, match=re.escape("ale() got an unexpected keyword argument 'nope'")):
+        ale(lambda d: d["x1"], X, "x1", nope=1)  # any other keyword: Python's own error
+    parameters = inspect.signature(ale).parameters  # the documented signature, not the wrapper's
+    assert "n_intervals" in parameters and next(iter(keyword)) not in parameters
+    assert all(p.kind is not inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+
+
+@pytest.mark.parametrize("conventions, default", [("aleplot", 40), ("iml", 20), ("ale", 9)])
+@pytest.mark.parametrize("n_rows", [30, 442, 5000])
+def test_auto_intervals_keep_rows_per_interval_and_equal_the_explicit_count(conventions, default, n_rows):
+    rng = np.random.default_rng(3)
+    data = pd.DataFrame({"a": rng.normal(size=n_rows), "b": rng.normal(size=n_rows)})
+    model = lambda d: d["a"] * d["b"] + np.sin(d["a"])  # noqa: E731
+    main, pair = min(default, max(1, n_rows // 20)), min(default, max(1, int(np.sqrt(n_rows // 10))))
+    got = ale(model, data, ["a", ("a", "b")], n_intervals="auto", conventions=conventions)
+    assert got[0].equals(ale(model, data, "a", n_intervals=main, conventions=conventions))
+    assert got[1].equals(ale(model, data, ("a", "b"), n_intervals=pair, conventions=conventions))
+    if n_rows == 442 and conventions == "aleplot":
+        assert (main, pair) == (22, 6) and len(got[0].grid[0]) - 1 == 22
+
+
+def test_auto_intervals_refuse_other_strings():
+    message = "The 'n_intervals' parameter of ale must be an int >= 1 or 'auto'. Got 'Auto' instead."
+    with pytest.raises(TypeError, match=re.escape(message)):
+        ale(lambda d: d["x1"], X, "x1", n_intervals="Auto")
+
+
 def test_model_that_cannot_read_the_frame_names_expected_columns():
     pytest.importorskip("sklearn")
     from sklearn.linear_model import LinearRegression

@@ -211,6 +211,53 @@ def test_weighted_bootstrap_and_statistics_on_dask(dd, weights):
     same_statistics(got.statistics, expected.statistics)
 
 
+@pytest.mark.parametrize("kind", ["pandas", "polars", "pyarrow", "numpy"])
+def test_a_weight_column_on_any_frame_is_the_dask_weight_column(dd, kind):
+    # sample_weight="w" names the column on every frame; as on Dask it is no feature and never shown to the model.
+    data = frame(300, seed=8).drop(columns=["cat", "s"])
+    w = np.random.default_rng(2).integers(0, 4, size=300) / 2.0
+    weighted = data.assign(w=w)
+    seen = set()
+
+    def model(d):
+        names = getattr(d, "column_names", None) or list(d.columns)  # a pyarrow Table, else a data frame
+        seen.update(names)
+        x, ties, heavy = (np.asarray(d[n], dtype=float) for n in ("x", "ties", "heavy"))
+        return x * ties + 0.01 * heavy
+
+    if kind == "numpy":  # the model is handed arrays of X's columns less the weight column
+        X, options = weighted.to_numpy(), {"feature_names": list(weighted.columns)}
+        model_in = lambda d: model(pd.DataFrame(d, columns=list(data.columns)))  # noqa: E731
+    else:
+        X = {"pandas": weighted, "polars": pl_frame(weighted), "pyarrow": pa_table(weighted)}[kind]
+        options, model_in = {}, model
+    features = ["x", ("x", "ties")]
+    got = pyale.ale(model_in, X, features, sample_weight="w", y="heavy", n_intervals=6, **options)
+    assert "w" not in seen
+    same_list(got, pyale.ale(model, data, features, sample_weight=w, y="heavy", n_intervals=6))
+    same_list(got, pyale.ale(model, dask_frame(dd, weighted, [100, 0, 200]), features, sample_weight="w",
+                             y="heavy", n_intervals=6))
+
+
+def test_auto_intervals_on_dask_equal_pandas(dd):
+    data = frame(300, seed=9)
+    w = np.where(np.arange(300) % 7 == 0, 0.0, 1.0)  # zero weights: the rows taking part decide the count
+    features = ["x", ("x", "heavy"), "cat"]
+    got = pyale.ale(make_model(), dask_frame(dd, data.assign(w=w), [120, 180]), features, n_intervals="auto",
+                    sample_weight="w")
+    expected = pyale.ale(make_model(), data, features, n_intervals="auto", sample_weight=w)
+    same_list(got, expected)
+    assert [len(r.grid[-1]) - 1 for r in got[:2]] == [12, 5]  # 257 rows: 257 // 20, isqrt(257 // 10)
+
+
+def pl_frame(data):
+    return pytest.importorskip("polars").from_pandas(data)
+
+
+def pa_table(data):
+    return pytest.importorskip("pyarrow").Table.from_pandas(data, preserve_index=False)
+
+
 @pytest.mark.parametrize("sizes", [[30], [7, 0, 23], [1] * 30])
 def test_fractional_weights_give_the_pandas_level_order_on_dask(dd, sizes):
     """Weight sums that differ in the last bit flip the sign of the MDS eigenvector (a reversed
@@ -506,6 +553,11 @@ def test_weight_and_engine_refusals_on_dask(dd):
                     "Spark DataFrame", lambda: pyale.ale(model, ddf, "x", sample_weight=w)),
         (ValueError, "The 'sample_weight' parameter of ale must name a column of X. Got 'v'",
          lambda: pyale.ale(model, ddf, "x", sample_weight="v")),
+        (ValueError, "The 'sample_weight' parameter of ale must be one weight per row of X or name a column of X. "
+                     "Got 'v'; the columns are ['x', 'ties', 'heavy', 'cat', 's', 'w'].",
+         lambda: pyale.ale(model, data.assign(w=w), "x", sample_weight="v")),
+        (ValueError, "The 'features' parameter of ale must name a column of X. Got 'w'",
+         lambda: pyale.ale(model, data.assign(w=w), "w", sample_weight="w")),
         (ValueError, "The 'features' parameter of ale must name a column of X. Got 'w'",
          lambda: pyale.ale(model, ddf, "w", sample_weight="w")),
         (TypeError, "The 'y' parameter of ale must be the name of a column of X when X is a Dask or Spark",

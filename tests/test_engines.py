@@ -35,7 +35,7 @@ from pyale._engines import (
     quantiles_type7,
 )
 from pyale._engines.selection import DataChangedError
-from pyale._engines.shipping import UnpicklableError
+from pyale._engines.shipping import UnpicklableError, WorkerImportError
 
 pytestmark = pytest.mark.filterwarnings(
     "ignore:PySpark does not yet fully support pandas:FutureWarning",
@@ -342,6 +342,65 @@ def test_spark_engine_re_raises_the_function_error(spark):
 
     with pytest.raises(ValueError, match="model failed at"):
         engine.map_reduce(fails)
+
+
+_BARE_WORKERS = """
+import json, sys
+import numpy as np, pandas as pd
+from pyspark.sql import SparkSession
+import pyale
+
+session = SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false").config(
+    "spark.ui.showConsoleProgress", "false").getOrCreate()
+session.sparkContext.setLogLevel("OFF")
+sdf = session.createDataFrame(pd.DataFrame({"x": np.arange(30.0)}))
+try:
+    pyale.ale(lambda d: 2 * d["x"], sdf, "x", n_intervals=3)
+except Exception as exc:
+    print(json.dumps([type(exc).__name__, isinstance(exc, ImportError), str(exc)]))
+"""
+
+
+def test_spark_workers_without_pyale_are_named(spark, tmp_path, child_environment):
+    # Spark's workers run PYSPARK_PYTHON (python3 from the PATH by default), not the
+    # driver's interpreter: one without pyale's dependencies is named, with the fix.
+    import json
+    import os
+    import subprocess
+    import sys
+    import venv
+
+    from subprocess_env import child_env
+
+    bare = tmp_path / "bare"
+    venv.create(bare, with_pip=False)  # no site-packages: neither numpy nor pandas nor pyale
+    worker = str(bare / "bin" / "python")
+    env = child_env() | {"PYSPARK_PYTHON": worker, "PYSPARK_DRIVER_PYTHON": sys.executable}
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    done = subprocess.run([sys.executable, "-c", _BARE_WORKERS], cwd=root, env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    name, is_import_error, message = json.loads(done.stdout.strip().splitlines()[-1])
+    assert (name, is_import_error) == ("WorkerImportError", True)
+    assert re.match(r"Spark's Python workers cannot import '(numpy|pandas|pyale)', which pyale needs there", message)
+    assert f"They run {worker!r}, not this Python ({sys.executable!r})." in message
+    assert f"PYSPARK_PYTHON={sys.executable} for a local session" in message
+
+
+def test_spark_worker_missing_a_model_module_is_named(spark):
+    from pyale._engines.spark import SparkEngine
+
+    engine = SparkEngine(spark.createDataFrame(data(30, seed=4)))
+
+    def needs_a_module(block, offset):
+        raise ModuleNotFoundError("No module named 'not_on_the_workers'", name="not_on_the_workers")
+
+    message = (
+        "Spark's Python workers cannot import 'not_on_the_workers', which pyale needs there (to run the model on "
+        f"the partitions). They run {spark.sparkContext.pythonExec!r}. Install not_on_the_workers (with pyale"
+    )
+    with pytest.raises(WorkerImportError, match=re.escape(message)):
+        engine.map_reduce(needs_a_module)
 
 
 def test_spark_engine_refuses_data_that_change_between_passes(spark):

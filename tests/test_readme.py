@@ -74,3 +74,27 @@ def test_readme_python_blocks_run_in_order(tmp_path, monkeypatch, capsys):
     import matplotlib.pyplot as plt
 
     plt.close("all")
+
+
+def test_readme_examples_need_only_the_examples_extra():
+    # The README installs `pip install ".[examples]"`; every library its Python blocks import comes with it.
+    import ast
+    import sys
+
+    tomllib = pytest.importorskip("tomllib")
+    project = tomllib.loads((README.parent / "pyproject.toml").read_text())["project"]
+    installed = {re.split(r"[<>=!~\[ ;]", spec)[0].lower() for spec in
+                 project["dependencies"] + project["optional-dependencies"]["examples"]}
+    distribution = {"sklearn": "scikit-learn", "pyale": "pyale-r"}
+    imported = set()
+    for block in _python_blocks():
+        for node in ast.walk(ast.parse(block)):
+            if isinstance(node, ast.Import):
+                imported.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                imported.add(node.module.split(".")[0])
+    needed = {distribution.get(name, name) for name in imported if name not in sys.stdlib_module_names}
+    assert {"scikit-learn", "polars", "statsmodels"} <= needed
+    assert needed - installed - {"pyale-r"} == set()
+    assert "narwhals" in installed  # pyale reads a polars frame through narwhals
+    assert 'pip install ".[examples]"' in README.read_text()

@@ -133,19 +133,27 @@ def match_columns(names: list, columns: Sequence, *, lightgbm: bool = False) -> 
     return found, missing
 
 
-def _selector(names: list, what: str, *, lightgbm: bool = False) -> Callable[[pd.DataFrame], pd.DataFrame]:
+def _selector(names: list, what: str, *, lightgbm: bool = False,
+              from_numpy: bool = False) -> Callable[[pd.DataFrame], pd.DataFrame]:
     """``frame`` reduced to the columns ``names`` denote, in that order (no copy when it already is).
 
     The columns are found by :func:`match_columns` (LightGBM's names with
     spaces written ``'_'`` denote the columns the model was fitted on).
+    ``from_numpy``: the user passed a NumPy array (columns x0, x1, ...), so
+    missing names come with a hint about ``feature_names=``.
     """
     def select(frame: pd.DataFrame) -> pd.DataFrame:
         if list(frame.columns) == names:
             return frame
         columns, missing = match_columns(names, frame.columns, lightgbm=lightgbm)
         if missing:
+            hint = ""
+            if from_numpy and list(frame.columns) == [f"x{i}" for i in range(frame.shape[1])]:
+                hint = (" X is a NumPy array, whose columns are named x0, x1, ... unless feature_names= names "
+                        "them: pass feature_names=model.feature_names_in_ (the names the model was fitted "
+                        "with), or X as a DataFrame.")
             raise ValueError(
-                f"{what} expects columns {names!r}; the data lacks {missing!r}."
+                f"{what} expects columns {names!r}; the data lacks {missing!r}.{hint}"
             )
         return frame if list(frame.columns) == columns else frame[columns]
 
@@ -205,10 +213,11 @@ def feeder(model: object, native: Native | None = None) -> Callable[[pd.DataFram
     names = getattr(model, "feature_names_in_", None)
     if names is not None:
         return _selector(np.asarray(names).tolist(), f"{type(model).__name__} (feature_names_in_)",
-                         lightgbm=from_lightgbm(model))
+                         lightgbm=from_lightgbm(model), from_numpy=native is not None and native.kind == "numpy")
     names = _catboost_features(model)
     if names is not None:
-        return _selector(names, f"{type(model).__name__} (feature_names_)")
+        return _selector(names, f"{type(model).__name__} (feature_names_)",
+                         from_numpy=native is not None and native.kind == "numpy")
     if hasattr(model, "n_features_in_"):
         return _to_numpy
     return None if native is None else native.convert

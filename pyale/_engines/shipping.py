@@ -6,7 +6,10 @@ driver with cloudpickle; each worker process unpickles it once and keeps it
 for the blocks it is given (:func:`unpickled`).  A function that cannot be
 pickled, almost always because of the model it calls, is refused before any
 work starts with :class:`UnpicklableError`, which names the object that
-failed (the model's type) and the reason.
+failed (the model's type) and the reason.  A worker that cannot import
+pyale, its dependencies or the model's modules is reported with
+:class:`WorkerImportError`, which says which interpreter the workers run and
+how to choose another.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import threading
 import types
 from collections import OrderedDict
 
-__all__ = ["UnpicklableError", "pickled", "unpickled"]
+__all__ = ["UnpicklableError", "WorkerImportError", "pickled", "unpickled"]
 
 _CACHE_SIZE = 2
 _cache: OrderedDict = OrderedDict()
@@ -26,6 +29,10 @@ _lock = threading.Lock()
 
 class UnpicklableError(TypeError):
     """The function mapped over the blocks (usually its model) cannot be sent to the workers."""
+
+
+class WorkerImportError(ModuleNotFoundError):
+    """A worker process cannot import a module the mapped function needs (pyale, pandas, the model's)."""
 
 
 def _dumps(obj, spark: bool = False) -> bytes:

@@ -21,7 +21,11 @@ re-raised on the driver as itself.
 
 The function, and with it the model, is pickled once on the driver; each
 Python worker process unpickles it once.  Every worker needs pyale (and what
-the model needs) installed.
+the model needs) installed: a worker that cannot import a module (Spark
+starts ``python3`` from the PATH unless ``PYSPARK_PYTHON`` or
+``spark.pyspark.python`` says otherwise, not the driver's interpreter) is
+reported as :class:`~pyale._engines.shipping.WorkerImportError`, naming the
+module, the workers' interpreter and the driver's.
 
 Dtypes are those ``toPandas()`` gives: doubles float64, floats float32,
 integers int64/int32/int16/int8 (float64 when the column has a missing
@@ -35,6 +39,8 @@ from __future__ import annotations
 
 import functools
 import pickle
+import re
+import sys
 import uuid
 from typing import Any, Callable, Sequence
 
@@ -43,7 +49,7 @@ import pandas as pd
 
 from .base import Engine, add_results
 from .selection import DataChangedError
-from .shipping import pickled, unpickled
+from .shipping import WorkerImportError, pickled, unpickled
 
 __all__ = ["SparkEngine", "ROWS_PER_BLOCK"]
 
@@ -52,6 +58,8 @@ ROWS_PER_BLOCK = 1 << 18
 #: Blocks inside a partition end at global positions that are multiples of this (the bootstrap's chunk).
 ALIGN = 4096
 _INTEGRAL = ("ByteType", "ShortType", "IntegerType", "LongType")
+#: How a worker's failed import reads in the Python traceback Spark hands back.
+_NO_MODULE = re.compile(r"ModuleNotFoundError: No module named '([^']+)'")
 
 
 def _as_dtype(series: pd.Series, dtype) -> pd.Series:
@@ -142,6 +150,51 @@ def _count_partition(batches, *, nullable, rename=None):
         yield pd.DataFrame({"partition": [partition], "rows": [rows], "missing": [pickle.dumps(missing)]})
 
 
+def _worker_python(session) -> str | None:
+    """The interpreter Spark starts for its Python workers (None when it cannot be read)."""
+    try:
+        context = session.sparkContext
+        return context.getConf().get("spark.pyspark.python") or context.pythonExec
+    except Exception:  # noqa: BLE001 - e.g. Spark Connect: no SparkContext on the client
+        return None
+
+
+def _missing_module(module: str, session) -> WorkerImportError:
+    """The error for workers that cannot import ``module``, with the interpreter to use instead."""
+    python = _worker_python(session)
+    runs = "" if python is None else f" They run {python!r}"
+    if python is not None and python != sys.executable:
+        runs += f", not this Python ({sys.executable!r})."
+        advice = (
+            f"Set the environment variable PYSPARK_PYTHON to an interpreter that has pyale and its dependencies "
+            f"(pandas, pyarrow, the model's libraries), e.g. PYSPARK_PYTHON={sys.executable} for a local session "
+            "(or the Spark setting spark.pyspark.python), before the SparkSession starts."
+        )
+    else:
+        runs += "." if python is not None else ""
+        advice = (
+            f"Install {module} (with pyale, pandas, pyarrow and the model's libraries) for the workers' Python on "
+            "every machine that runs them, or point PYSPARK_PYTHON (spark.pyspark.python) at an interpreter that "
+            "has them, before the SparkSession starts."
+        )
+    return WorkerImportError(
+        f"Spark's Python workers cannot import {module!r}, which pyale needs there (to run the model on the "
+        f"partitions).{runs} {advice}",
+        name=module,
+    )
+
+
+def _collected(frame, session) -> list:
+    """``frame.collect()``; a worker's failed import becomes a :class:`WorkerImportError`."""
+    try:
+        return frame.collect()
+    except Exception as exc:  # noqa: BLE001 - pyspark wraps the worker's traceback in its own types
+        found = _NO_MODULE.search(str(exc))
+        if found is None:
+            raise
+        raise _missing_module(found.group(1), session) from exc
+
+
 class SparkEngine(Engine):
     """A Spark DataFrame as an engine.
 
@@ -180,10 +233,10 @@ class SparkEngine(Engine):
         # a local relation: one partition there, two under mapInPandas).
         fields = {name: type(field.dataType).__name__ for name, field in zip(self.columns, self.df.schema.fields)}
         nullable = [name for name, kind in fields.items() if kind in _INTEGRAL or kind == "BooleanType"]
-        rows = self._projected(nullable or self.columns[:1]).mapInPandas(
+        rows = _collected(self._projected(nullable or self.columns[:1]).mapInPandas(
             functools.partial(_count_partition, nullable=nullable, rename=self._rename),
             "partition long, rows long, missing binary",
-        ).collect()
+        ), self.df.sparkSession)
         self._counts = {int(row["partition"]): int(row["rows"]) for row in rows}
         missing = np.zeros(len(nullable), dtype=np.int64)
         for row in rows:
@@ -268,10 +321,14 @@ class SparkEngine(Engine):
             rows_per_block=self.rows_per_block,
             rename=self._rename,
         )
-        rows = self._projected(columns).mapInPandas(run, "partition long, rows long, result binary").collect()
+        rows = _collected(self._projected(columns).mapInPandas(run, "partition long, rows long, result binary"),
+                          self.df.sparkSession)
         for row in rows:
             if row["rows"] == -1:
-                raise pickle.loads(row["result"])
+                error = pickle.loads(row["result"])
+                if type(error) is ModuleNotFoundError and error.name:  # e.g. the model's library, unpickling it
+                    raise _missing_module(error.name, self.df.sparkSession) from error
+                raise error
         found = {int(row["partition"]): int(row["rows"]) for row in rows}
         if found != counts:
             raise DataChangedError(
