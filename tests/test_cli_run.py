@@ -485,3 +485,26 @@ def test_validate_refuses_a_model_that_returns_nan_before_r_runs(run_inputs, tmp
     assert code == 1
     assert ("the model cannot predict on the data's columns ['value', 'capital', 'firm']: NaNModel.predict returned "
             "2 non-finite prediction(s)") in stderr
+
+
+
+def test_intervals_auto_is_pyale_ale_rule(run_inputs, tmp_path):  # noqa: F811
+    """``run --intervals auto`` gives pyale.ale(n_intervals="auto")'s effects; validate keeps R's K."""
+    out = tmp_path / "out"
+    code, _, stderr = run_main(["run", "--data", run_inputs / "grunfeld.csv", "--model", run_inputs / "pipeline.pkl",
+                                "--features", "value", "value,capital", "--out", out, "--intervals", "auto"])
+    assert code == 0, stderr
+    data = read_csv(run_inputs / "grunfeld.csv")
+    model = pickle.loads((run_inputs / "pipeline.pkl").read_bytes())
+    expected = pyale.ale(model, data[["value", "capital", "firm"]], ["value", ("value", "capital")],
+                         n_intervals="auto")
+    assert len(expected[0].grid[0]) - 1 == 220 // 20  # 220 rows: 11 intervals of about 20 rows
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["intervals"].startswith("auto")
+    for entry, result in zip(manifest["effects"], expected):
+        table = read_csv(out / entry["table"])
+        assert_allclose(table["ale"].to_numpy(), result.to_frame()["ale"].to_numpy(), rtol=1e-12, atol=0)
+    code, _, stderr = run_main(["validate", "--data", run_inputs / "grunfeld.csv", "--model",
+                                run_inputs / "pipeline.pkl", "--features", "value", "--out", tmp_path / "v",
+                                "--intervals", "auto"])
+    assert code == 2 and "argument --intervals: must be an integer >= 1, got 'auto'" in stderr

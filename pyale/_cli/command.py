@@ -89,6 +89,16 @@ def _int_at_least(minimum: int):
 _positive_int, _non_negative_int = _int_at_least(1), _int_at_least(0)
 
 
+def _intervals_or_auto(text: str) -> int | str:
+    """An argparse type for ``run --intervals``: an integer >= 1, or ``auto`` (pyale.ale's rule)."""
+    if text == "auto":
+        return text
+    try:
+        return _positive_int(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1 or 'auto', got {text!r}") from None
+
+
 def _level(text: str) -> float:
     try:
         value = float(text)
@@ -111,8 +121,13 @@ def _add_out_options(command, what: str) -> None:
                               "such a DIR is refused")
 
 
-def _add_job_options(command, *, conventions: list[str], default: str, conventions_help: str) -> None:
-    """The options ``run`` and ``validate`` share: data, model, features, output and ALE settings."""
+def _add_job_options(command, *, conventions: list[str], default: str, conventions_help: str,
+                     auto_intervals: bool = False) -> None:
+    """The options ``run`` and ``validate`` share: data, model, features, output and ALE settings.
+
+    ``auto_intervals``: ``--intervals auto`` is accepted (``run``: pyale.ale's
+    ``n_intervals="auto"``; ``validate`` compares with R at R's own K).
+    """
     command.add_argument("--data", required=True, type=Path, metavar="FILE",
                          help="data: .csv, or .parquet/.pq (needs pyarrow)")
     command.add_argument("--model", required=True, type=Path, metavar="FILE",
@@ -123,9 +138,11 @@ def _add_job_options(command, *, conventions: list[str], default: str, conventio
                               "whose name holds the comma is that column)")
     _add_out_options(command, "the results")
     command.add_argument("--conventions", choices=conventions, default=default, help=conventions_help)
-    command.add_argument("--intervals", type=_positive_int, metavar="K",
+    command.add_argument("--intervals", type=_intervals_or_auto if auto_intervals else _positive_int, metavar="K",
                          help="intervals per numeric feature (ALEPlot's K, default 40; "
-                              "iml's grid.size, default 20)")
+                              "iml's grid.size, default 20)"
+                              + ("; 'auto': as many as keep about 20 rows per interval (10 per cell of a "
+                                 "pair), at most the default" if auto_intervals else ""))
     command.add_argument("--drop", nargs="+", default=[], metavar="COLUMN",
                          help="data columns that are not model inputs (e.g. the response)")
     command.add_argument("--response", metavar="CLASS",
@@ -205,7 +222,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_job_options(run, conventions=["aleplot", "iml", "ale"], default="aleplot",
                      conventions_help="reproduce R's ALEPlot (default), iml's FeatureEffect or the ale "
-                                      "package's ALE (ale 0.5.0; no --weights)")
+                                      "package's ALE (ale 0.5.0; no --weights)",
+                     auto_intervals=True)
     run.add_argument("--response-method", choices=["auto", "predict_proba", "decision_function", "predict"],
                      default="auto",
                      help="for a classifier, what is explained (scikit-learn's response_method): auto (default) "

@@ -53,6 +53,8 @@ def effect_line(result, paths: list[Path], stats=None) -> str:
 
 
 def intervals_text(args) -> str:
+    if args.intervals == "auto":
+        return "auto (about 20 rows per interval, 10 per cell of a pair; each effect's grid says how many)"
     if args.intervals is not None:
         return str(args.intervals)
     return "40 (default)" if args.conventions == "aleplot" else "20 (default)"
