@@ -448,7 +448,7 @@ class _Job:
         """
         if not n_bootstrap:
             return
-        n_rows = self.X.shape[0] if self.data is None else self.data.n_rows
+        n_rows = self.X.shape[0] if self.data is None else self.data.engine.n_rows  # all rows: no pass over them
         values = sum(effect_values(plan.axes) for _, _, plan in self.planned) * max(n_outputs, 1)
         check_replicates(n_bootstrap, values, param="n_bootstrap", caller=caller_name,
                          bytes_each=bytes_each + 8 * -(-n_rows // CHUNK),  # + the draws per chunk of rows
