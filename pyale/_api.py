@@ -38,7 +38,7 @@ from ._frames import as_pandas
 from ._progress import check_progress, effect_progress
 from ._result_list import ALEResults
 from ._present import FeatureValues
-from ._core.bounds import check_pair_cells, pair_cell_limit
+from ._core.bounds import check_effects, check_pair_cells, check_replicates, effect_values, pair_cell_limit
 from ._engine_plans import ale_plans, is_engine_frame, open_engine, response_column
 
 __all__ = ["ale", "ALEResult"]
@@ -411,6 +411,7 @@ def ale(
     n_bootstrap = check_int(n_bootstrap, param="n_bootstrap", caller=_CALLER, minimum=0)
     random_state = check_random_state(random_state, caller=_CALLER)
     adapter, caller = job.caller_for(model, response, response_method)
+    job.check_replicates(n_bootstrap, len(adapter.output_names or ()), caller_name=_CALLER)
     draws = job.draws(n_bootstrap, random_state) if n_bootstrap else None
     plans, names = [p for _, _, p in job.planned], [n for n, _, _ in job.planned]
     in_memory = job.X if job.data is None else None  # a Dask or Spark frame's rows are counted on workers
@@ -460,6 +461,10 @@ class _Job:
             response = None if y is None else response_column(self.data, y, caller=caller_name)
         else:
             response = None if y is None else check_response(y, X, caller=caller_name)
+        if self.data is None and isinstance(features, (list, np.ndarray, pd.Index)):
+            # every effect's rows are held together (pyale._core.bounds): checked before each entry is read
+            check_effects(len(features), X.shape[0], param="features", caller=caller_name,
+                          advice=" Ask for fewer features per call.")
         entries, self.many = _entries(X, features)
         if self.many:
             _check_list_options(X, entries, grid, level_order)
@@ -519,6 +524,19 @@ class _Job:
         if adapter.kind == "sklearn-decision-function":
             name = f"{type(model).__name__}.decision_function"
         return adapter, ModelCaller(adapter.predict, name=name, max_rows=self.max_rows_per_call, single_output=False)
+
+    def check_replicates(self, n_bootstrap: int, n_outputs: int, *, caller_name: str, bytes_each: int = 0) -> None:
+        """Refuse more replicates than fit in memory, before any model call (see pyale._core.bounds).
+
+        ``n_outputs`` is 0 when the model's outputs are not known yet (counted as one).
+        """
+        if not n_bootstrap:
+            return
+        n_rows = self.X.shape[0] if self.data is None else self.data.engine.n_rows  # all rows: no pass over them
+        values = sum(effect_values(plan.axes) for _, _, plan in self.planned) * max(n_outputs, 1)
+        check_replicates(n_bootstrap, values, param="n_bootstrap", caller=caller_name,
+                         bytes_each=bytes_each + 8 * -(-n_rows // CHUNK),  # + the draws per chunk of rows
+                         advice=" Use a smaller n_bootstrap.")
 
     def draws(self, n_bootstrap, random_state):
         if self.data is not None:

@@ -133,6 +133,8 @@ def model_bootstrap(
                n_intervals=n_intervals, grid=grid, level_order=level_order, max_rows_per_call=max_rows_per_call,
                feature_names=feature_names, sample_weight=sample_weight, ci_level=ci_level, y=None)
     n_bootstrap = check_int(n_bootstrap, param="n_bootstrap", caller=_CALLER, minimum=1)
+    # Before any fit: the resamples' row counts (float64, then int64) are kept with the curves.
+    job.check_replicates(n_bootstrap, 0, caller_name=_CALLER, bytes_each=16 * job.X.shape[0])
     n_jobs = check_int(n_jobs, param="n_jobs", caller=_CALLER, minimum=-(2**31)) if n_jobs != -1 else -1
     if n_jobs == 0:
         raise ValueError(f"The 'n_jobs' parameter of {_CALLER} must be a positive int or -1. Got 0 instead.")

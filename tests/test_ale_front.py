@@ -11,7 +11,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 import pyale
 from pyale._core.explicit_draws import ExplicitDraws
-from pyale._rbase.rng import ale_bootstrap_rows
+from pyale._rbase.rng import ale_bootstrap_rows, iter_ale_bootstrap_rows
 
 
 def _data(n=60, seed=3):
@@ -184,6 +184,30 @@ def test_explicit_draws_across_chunks():
     pieces = [c for chunk in range(3) for _, c in draws.chunk_counts(chunk)]
     assert_array_equal(np.concatenate(pieces).T, counts)
     assert draws.n_replicates == 3 and draws.n_rows == n and not draws.weighted
+
+
+def test_streamed_draws_read_each_replicate_once_per_block_and_equal_the_kept_ones():
+    n, B = 9000, 70  # three chunks of rows, three groups of replicates
+    passes = []
+
+    def replicates():
+        passes.append(1)
+        return iter_ale_bootstrap_rows(n, B, seed=6)
+
+    streamed = ExplicitDraws.streamed(replicates, B, n)
+    kept = ExplicitDraws.from_rows(ale_bootstrap_rows(n, B, seed=6), n)
+    assert_array_equal(streamed.counts(0, n), kept.counts(0, n))
+    passes.clear()
+    pieces = list(streamed.block_counts(1000, 7000))
+    assert len(passes) == 1  # one pass over the replicates for the block
+    full = kept.counts(0, n)
+    seen = np.zeros((B, 7000))
+    for start, stop, group, counts in pieces:
+        assert counts.dtype == np.float64 and counts.shape == (stop - start, group.shape[0]) and stop - start <= 4096
+        seen[np.ix_(group, np.arange(start, stop))] = counts.T
+    assert_array_equal(seen, full[:, 1000:8000])
+    with pytest.raises(ValueError, match=re.escape("A replicate names a row beyond the 3 rows of the data.")):
+        ExplicitDraws.from_rows([np.array([0, 3])], 3)
 
 
 BAD = [

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import pickle
 import re
 import time
@@ -329,3 +330,126 @@ def test_mixed_object_column_is_refused_clearly():
         pyale.ALEPlot(X, None, lambda m, d: d["x"].to_numpy(), J="g", plot=False)
     with pytest.raises(TypeError, match=re.escape("Column 'm' (J) has dtype object which is neither numeric")):
         pyale.ALEPlot(X, None, lambda m, d: d["x"].to_numpy(), J="m", plot=False)
+
+
+# --- Counts bounded by memory: replicates and effects per call (pyale/_core/bounds.py) ----------
+
+
+class _Calls:
+    """A model (or pred_fun, or fit) that counts its calls: a refusal must come before the first."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def predict(self, d):
+        self.calls += 1
+        return d["x1"].to_numpy() + d["x2"].to_numpy()
+
+    def pred_fun(self, object, newdata, type):  # noqa: A002 - R's argument names
+        return self.predict(newdata)
+
+    def fit(self, X, y):
+        self.calls += 1
+        return self.predict
+
+
+_ROWS = _frame(200)[["x1", "x2"]]
+_GIB = 2 ** 30
+
+MEMORY_REFUSALS = [
+    ("ale n_bootstrap", lambda c: pyale.ale(c.predict, _ROWS, "x1", n_bootstrap=10 ** 12),
+     "The 'n_bootstrap' parameter of ale asks for 1,000,000,000,000 replicates: their curves alone need about "
+     "298.3 TiB (1,000,000,000,000 replicates x 41 values x 8 bytes), and computing them about 2.9 PiB; at most "
+     "326,563 fit in the memory available (1.0 GiB). Use a smaller n_bootstrap."),
+    ("ale n_bootstrap pair", lambda c: pyale.ale(c.predict, _ROWS, ["x1", ("x1", "x2")], n_intervals=10,
+                                                  n_bootstrap=10 ** 7),
+     "The 'n_bootstrap' parameter of ale asks for 10,000,000 replicates: their curves alone need about 9.8 GiB "
+     "(10,000,000 replicates x 132 values x 8 bytes), and computing them about 98.4 GiB; at most 101,603 fit in the "
+     "memory available (1.0 GiB). Use a smaller n_bootstrap."),
+    ("ALE boot_it", lambda c: pyale.ALE(None, ["x1", "x2"], _ROWS.assign(y=0.0), "y", pred_fun=c.pred_fun,
+                                        boot_it=10 ** 9),
+     "The 'boot_it' parameter of ALE asks for 1,000,000,000 replicates: their curves alone need about 149.0 GiB "
+     "(1,000,000,000 replicates x 20 values x 8 bytes), and computing them about 2.5 TiB; at most 385,683 fit in "
+     "the memory available (1.0 GiB). Use a smaller boot_it."),
+    ("model_bootstrap n_bootstrap", lambda c: pyale.model_bootstrap(c.fit, _ROWS, _ROWS["x1"], "x1",
+                                                                    n_bootstrap=10 ** 9),
+     "The 'n_bootstrap' parameter of model_bootstrap asks for 1,000,000,000 replicates: their curves alone need "
+     "about 305.5 GiB (1,000,000,000 replicates x 41 values x 8 bytes), and computing them about 5.9 TiB; at most "
+     "165,496 fit in the memory available (1.0 GiB). Use a smaller n_bootstrap."),
+    ("ale features", lambda c: pyale.ale(c.predict, _ROWS, ["x1"] * 100_000),
+     "The 'features' parameter of ale asks for 100,000 effects: estimating them together on 200 rows needs about "
+     "1.2 GiB (100,000 effects x 200 rows x about 64 bytes); at most 83,886 fit in the memory available (1.0 GiB). "
+     "Ask for fewer features per call."),
+    ("ALE x_cols", lambda c: pyale.ALE(None, {"d1": True, "d2": True}, _frame(40_000)[["x1", "x2", "k"]],
+                                       "k", pred_fun=c.pred_fun),
+     "The 'x_cols' parameter of ALE asks for 3 effects: estimating them together on 40,000 rows needs about "
+     "7.3 MiB (3 effects x 40,000 rows x about 64 bytes); at most 2 fit in the memory available (5.0 MiB). "
+     "Ask for fewer terms per call."),
+]
+
+
+@pytest.mark.parametrize(("label", "call", "message"), MEMORY_REFUSALS, ids=[r[0] for r in MEMORY_REFUSALS])
+def test_counts_that_cannot_fit_are_refused_before_the_model_is_called(label, call, message, monkeypatch):
+    from pyale._core import bounds
+
+    memory = 5 * 2 ** 20 if label == "ALE x_cols" else _GIB
+    monkeypatch.setattr(bounds, "available_memory", lambda: memory)
+    counted = _Calls()
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=re.escape(message)):
+        call(counted)
+    assert counted.calls == 0 and time.perf_counter() - start < 5  # the old code: MemoryError, or hours
+
+
+def test_replicates_at_the_bound_are_computed_and_one_more_is_refused(monkeypatch):
+    from pyale._core import bounds
+
+    # ale: one replicate holds 5 curve values (8 bytes, x REPLICATE_WORK) and its draws of the one chunk of rows.
+    monkeypatch.setattr(bounds, "available_memory", lambda: 30 * (bounds.REPLICATE_WORK * 5 * 8 + 8))
+    model = _Calls()
+    assert pyale.ale(model.predict, _ROWS, "x1", n_intervals=4, n_bootstrap=30, random_state=0).replicates.shape[0] == 30
+    with pytest.raises(ValueError, match=re.escape("asks for 31 replicates") + ".*" + re.escape("at most 30 fit")):
+        pyale.ale(model.predict, _ROWS, "x1", n_intervals=4, n_bootstrap=31)
+    # ALE: 3 bins, their curves and counts, and the statistics (1 KiB per category).
+    monkeypatch.setattr(bounds, "available_memory", lambda: 10 * (bounds.REPLICATE_WORK * 3 * 8 + 3 * 8 + 1024))
+    data = _ROWS.assign(y=0.0)
+    assert pyale.ALE(None, ["x1"], data, "y", pred_fun=model.pred_fun, max_num_bins=3, boot_it=10).boot_it == 10
+    with pytest.raises(ValueError, match=re.escape("at most 10 fit")):
+        pyale.ALE(None, ["x1"], data, "y", pred_fun=model.pred_fun, max_num_bins=3, boot_it=11)
+    monkeypatch.setattr(bounds, "available_memory", lambda: 0)
+    with pytest.raises(ValueError, match=re.escape("not even one replicate fits in the memory available (0 bytes).")):
+        pyale.ale(model.predict, _ROWS, "x1", n_bootstrap=1)
+
+
+def test_available_memory_is_the_machine_s_or_a_limit_below_it():
+    from pyale._core.bounds import available_memory
+
+    memory = available_memory()
+    assert isinstance(memory, int) and memory > 0
+    if hasattr(os, "sysconf"):
+        assert memory <= os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+
+
+def test_ale_bootstrap_memory_does_not_grow_with_boot_it_times_rows():
+    """R's resamples are drawn and reduced 32 replicates at a time (the old code held boot_it x n counts)."""
+    n = 20_000
+    data = _frame(n)[["x1", "x2"]].assign(y=0.0)
+    model = _Calls()
+    peaks = {}
+    for boot_it in (300, 900):
+        result, _, peak = _traced(lambda: pyale.ALE(None, ["x1", "x2"], data, "y", pred_fun=model.pred_fun,
+                                                    boot_it=boot_it, seed=2))
+        peaks[boot_it] = peak
+        assert result.curves("x1").shape == (boot_it + 1, 10)
+    # 600 more replicates of 20,000 rows: 12 MB at one byte per row and replicate (the old code: 105 MiB more).
+    assert peaks[900] - peaks[300] < 600 * n / 4
+
+
+def test_max_rows_per_call_beyond_the_data_allocates_nothing_of_its_size():
+    model = _Calls()
+    expected = [r.effects for r in pyale.ale(model.predict, _ROWS, ["x1", ("x1", "x2")])]
+    for bound in (10 ** 18, 10 ** 30):
+        got, seconds, peak = _traced(lambda: pyale.ale(model.predict, _ROWS, ["x1", ("x1", "x2")],
+                                                       max_rows_per_call=bound))
+        assert all(np.array_equal(r.effects, e) for r, e in zip(got, expected))
+        assert seconds < 5 and peak < 20 * 2 ** 20

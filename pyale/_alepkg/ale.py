@@ -11,12 +11,13 @@ statistics are built as ``ale`` builds them (:mod:`pyale._alepkg.tables`,
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
 from .. import _present
-from .._core.bounds import check_pair_cells
+from .._core.bounds import check_effects, check_pair_cells, check_replicates, effect_values
 from .._core.calls import ModelCaller
 from .._core.estimate import estimate
 from .._core.explicit_draws import ExplicitDraws
@@ -197,6 +198,8 @@ class ALE:
         self.max_num_bins, self.boot_it = args.max_num_bins, args.boot_it
         self.boot_alpha, self.boot_centre, self.seed = args.boot_alpha, args.boot_centre, args.seed
         self.terms = list(args.terms_1d) + [_label(t) for t in args.terms_2d]
+        check_effects(len(args.ordered_1d) + len(args.ordered_2d), data.shape[0], param="x_cols", caller=CALLER,
+                      advice=" Ask for fewer terms per call.")
         self.ordered_x_cols = {"d1": list(args.ordered_1d), "d2": [_label(t) for t in args.ordered_2d]}
         self._columns = list(data.columns)
         X = data if y_col is None else data.drop(columns=[y_col])
@@ -210,17 +213,20 @@ class ALE:
             check_pair_cells(X.shape[0], tuple(infos[n].axis.n_bins for n in term), param="max_num_bins",
                              caller=CALLER, features=term, value=self.max_num_bins,
                              advice="Use a smaller max_num_bins.")
+        self._check_boot_it(ordered, infos, 1)  # before the model is called: at least one category
         self.feature_types = {name: info.ale_type for name, info in infos.items()}
         self.bins = {name: info.bins for name, info in infos.items()}
         caller = ModelCaller(prediction.predict, name=prediction.name, single_output=False)
         self.y_type, values, self.y_cats = response_values(caller, data, y_col, prediction)
         self.y_summary = y_summary(values, self.y_cats, y_col if y_col is not None else "yhat")
         self._values = values
+        self._check_boot_it(ordered, infos, len(self.y_cats))
         plans = [Plan(tuple(infos[n].axis for n in term), rules="ale") for term in ordered]
         draws = None
         if self.boot_it:
-            draws = ExplicitDraws.from_rows(iter_ale_bootstrap_rows(X.shape[0], self.boot_it, seed=self.seed),
-                                            X.shape[0])
+            # R's resamples, drawn again for each pass over them: memory does not grow with boot_it x rows.
+            draws = ExplicitDraws.streamed(partial(iter_ale_bootstrap_rows, X.shape[0], self.boot_it, seed=self.seed),
+                                           self.boot_it, X.shape[0])
         estimates = estimate(PandasEngine(X), plans, caller, draws=draws)
         if estimates and estimates[0].effects.shape[-1] != len(self.y_cats):
             raise ValueError(f"{CALLER}: the model gave {estimates[0].effects.shape[-1]} outputs on the shifted "
@@ -232,6 +238,15 @@ class ALE:
             self._terms[_label(term)] = _Term(term, _label(term), tuple(infos[n] for n in term), curves,
                                               est.bin_counts, est.replicate_bin_counts, est)
         self._stats = None
+
+    def _check_boot_it(self, ordered: list, infos: dict, n_categories: int) -> None:
+        """Refuse more replicates than fit in memory (see pyale._core.bounds): per replicate, every term's
+        curves and counts and, while a term's statistics are summarised, about 1 KiB of them."""
+        if not self.boot_it:
+            return
+        bins = [effect_values(tuple(infos[n].axis for n in term)) for term in ordered]
+        check_replicates(self.boot_it, sum(bins) * n_categories, param="boot_it", caller=CALLER,
+                         bytes_each=8 * sum(bins) + 1024 * n_categories, advice=" Use a smaller boot_it.")
 
     # ------------------------------------------------------------------ get()
 

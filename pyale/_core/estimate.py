@@ -18,6 +18,7 @@ import numpy as np
 from . import accumulate
 from .bootstrap import CHUNK, BootstrapDraws
 from .calls import PredictionError
+from .explicit_draws import ExplicitDraws
 from .local import LevelAxis, Plan, block_entries, shares_rows
 from .shifted import ShiftedFrames
 from .sums import GroupSums, group_sums, replicate_sums
@@ -91,6 +92,9 @@ def _block_counts(draws: BootstrapDraws, offset: int, n: int, chunk_weights: Cal
     for one that the block shares with others.
     """
     if n == 0:
+        return
+    if isinstance(draws, ExplicitDraws):  # given replicates are read group after group, in one pass
+        yield from draws.block_counts(offset, n)
         return
     for chunk in range(offset // CHUNK, (offset + n - 1) // CHUNK + 1):
         lo = chunk * CHUNK
