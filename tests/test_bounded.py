@@ -376,14 +376,14 @@ MEMORY_REFUSALS = [
      "The 'n_bootstrap' parameter of model_bootstrap asks for 1,000,000,000 replicates: their curves alone need "
      "about 305.5 GiB (1,000,000,000 replicates x 41 values x 8 bytes), and computing them about 5.9 TiB; at most "
      "165,496 fit in the memory available (1.0 GiB). Use a smaller n_bootstrap."),
-    ("ale features", lambda c: pyale.ale(c.predict, _ROWS, ["x1"] * 100_000),
-     "The 'features' parameter of ale asks for 100,000 effects: estimating them together on 200 rows needs about "
-     "1.2 GiB (100,000 effects x 200 rows x about 64 bytes); at most 83,886 fit in the memory available (1.0 GiB). "
+    ("ale features", lambda c: pyale.ale(c.predict, _ROWS, ["x1"] * 400_000),
+     "The 'features' parameter of ale asks for 400,000 effects: estimating them together on 200 rows needs about "
+     "1.2 GiB (400,000 effects x 200 rows x about 16 bytes); at most 335,544 fit in the memory available (1.0 GiB). "
      "Ask for fewer features per call."),
     ("ALE x_cols", lambda c: pyale.ALE(None, {"d1": True, "d2": True}, _frame(40_000)[["x1", "x2", "k"]],
                                        "k", pred_fun=c.pred_fun),
      "The 'x_cols' parameter of ALE asks for 3 effects: estimating them together on 40,000 rows needs about "
-     "7.3 MiB (3 effects x 40,000 rows x about 64 bytes); at most 2 fit in the memory available (5.0 MiB). "
+     "1.8 MiB (3 effects x 40,000 rows x about 16 bytes); at most 2 fit in the memory available (1.5 MiB). "
      "Ask for fewer terms per call."),
 ]
 
@@ -392,7 +392,7 @@ MEMORY_REFUSALS = [
 def test_counts_that_cannot_fit_are_refused_before_the_model_is_called(label, call, message, monkeypatch):
     from pyale._core import bounds
 
-    memory = 5 * 2 ** 20 if label == "ALE x_cols" else _GIB
+    memory = 3 * 2 ** 19 if label == "ALE x_cols" else _GIB
     monkeypatch.setattr(bounds, "available_memory", lambda: memory)
     counted = _Calls()
     start = time.perf_counter()

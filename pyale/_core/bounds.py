@@ -83,9 +83,10 @@ DEFAULT_MEMORY = 16 << 30
 #: Computing the replicates' curves takes up to this many times the curves themselves
 #: (5.4 to 8.9 measured: replicate sums, local means, centred curves, interval quantiles).
 REPLICATE_WORK = 10
-#: Bytes per row and effect held while a block's effects are summed (16 to 60 measured:
-#: numeric, pair, categorical).
-EFFECT_ROW_BYTES = 64
+#: Bytes per row and effect held while a block's effects are summed: the least measured
+#: (16 to 60: numeric, pair, categorical), so that only calls that cannot fit at all are
+#: refused, never one that would have run.
+EFFECT_ROW_BYTES = 16
 
 
 def pair_cell_limit(n_rows: int) -> int:
