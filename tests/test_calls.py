@@ -329,14 +329,16 @@ def test_numbers_in_an_object_answer_are_one_output_in_iml():
 
 MASKED_FRONT_ENDS = {
     **FRONT_ENDS,
-    "ALE x": lambda X, f: pyale.ALE(None, ["x"], X.assign(y=0.0), "y", pred_fun=lambda object, newdata, type: f(newdata)).get("x"),  # noqa: A006
+    "ALE x": lambda X, f: pyale.ALE(None, ["x"], X.assign(y=0.0), "y",
+                                    pred_fun=lambda object, newdata, type: f(newdata)).get("x"),  # noqa: A006
 }
+MASKED = "masked prediction(s) (a numpy.ma.MaskedArray; first at row 2 of"
 
 
 @pytest.mark.parametrize("front_end", list(MASKED_FRONT_ENDS))
 def test_a_masked_answer_with_masked_entries_is_refused(front_end):
     # The values under the mask are not predictions: refused as missing predictions, not read.
-    with pytest.raises(PredictionError, match=re.escape("masked prediction(s) (a numpy.ma.MaskedArray; first at row 2 of")):
+    with pytest.raises(PredictionError, match=re.escape(MASKED)):
         MASKED_FRONT_ENDS[front_end](make_X(), lambda d: _masked(d, every=3))
 
 
