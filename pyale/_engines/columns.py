@@ -72,8 +72,8 @@ def time_ticks(series: pd.Series) -> np.ndarray:
 
     Examples
     --------
-    >>> time_ticks(pd.Series(pd.to_datetime(["1970-01-02", "1970-01-01"]))).tolist()
-    [86400000000000, 0]
+    >>> time_ticks(pd.Series(pd.to_datetime(["1970-01-02", "1970-01-01"])).astype("datetime64[s]")).tolist()
+    [86400, 0]
     """
     dtype = series.dtype
     if isinstance(dtype, pd.ArrowDtype):
