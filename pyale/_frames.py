@@ -104,6 +104,8 @@ def _from_numpy(X: np.ndarray, feature_names, *, param: str, caller: str) -> Con
 
     def convert(part: pd.DataFrame) -> np.ndarray:
         out = part.to_numpy()
+        if not out.flags.writeable:  # copy-on-write's read-only view: the model may write to its input
+            out = out.copy()
         # A shifted integer column may hold a float edge; keep float then.
         return out.astype(dtype, copy=False) if out.dtype == object and dtype != object else out
 

@@ -284,6 +284,85 @@ def test_a_reordered_series_is_matched_within_each_chunk():
     assert_frame_equal(got.to_frame(), pyale.ale(plain, X, "x", n_intervals=5).to_frame(), check_exact=True)
 
 
+# ---------------------------------------------------------------- numbers in other containers
+
+
+def _masked(d, every=None):
+    """The plain predictions as a NumPy masked array, every ``every``-th row masked (none when None)."""
+    mask = np.zeros(d.shape[0], bool) if every is None else np.arange(d.shape[0]) % every == every - 1
+    return np.ma.masked_array(plain(d), mask=mask)
+
+
+# Each answer with the float answer it must equal: numbers are numbers in whatever container they come.
+SAME_NUMBERS = {
+    "masked, nothing masked": (_masked, plain),
+    "masked, nomask": (lambda d: np.ma.masked_array(plain(d)), plain),
+    "object array": (lambda d: plain(d).astype(object), plain),
+    "object array of ints and floats": (lambda d: np.array([int(v) if v == int(v) else v for v in plain(d)],
+                                                           dtype=object), plain),
+    "object Series": (lambda d: pd.Series(plain(d), index=d.index, dtype=object), in_order),
+    "object frame": (lambda d: pd.DataFrame({"yhat": plain(d)}, index=d.index, dtype=object), frame_in_order),
+    "Float64 Series": (lambda d: pd.Series(plain(d), index=d.index, dtype="Float64"), in_order),
+}
+
+
+@pytest.mark.parametrize("front_end", list(FRONT_ENDS))
+@pytest.mark.parametrize("answer", list(SAME_NUMBERS))
+def test_numbers_in_a_masked_object_or_nullable_answer_are_the_plain_numbers(front_end, answer):
+    # iml read an object array's numbers as class labels (one 0/1 output per distinct value) and
+    # pyale.ale refused them; both read them as numbers now, as R's iml reads a numeric vector.
+    X = make_X()
+    model, reference = SAME_NUMBERS[answer]
+    run = FRONT_ENDS[front_end]
+    assert_frame_equal(run(X, model), run(X, reference), check_exact=True)
+
+
+def test_numbers_in_an_object_answer_are_one_output_in_iml():
+    X = make_X()
+    predictor = Predictor(predict_function=lambda d: plain(d).astype(object), data=X)
+    assert_frame_equal(predictor.predict(X), pd.DataFrame({"pred": plain(X)}), check_exact=True)
+    named = Predictor(predict_function=lambda d: pd.DataFrame({"yhat": plain(d)}, dtype=object), data=X)
+    assert_frame_equal(named.predict(X), pd.DataFrame({"yhat": plain(X)}), check_exact=True)
+    labels = Predictor(predict_function=lambda d: np.where(plain(d) > 0, "up", "down").astype(object), data=X)
+    assert labels.predict(X).columns.tolist() == ["down", "up"]  # strings stay class labels
+
+
+MASKED_FRONT_ENDS = {
+    **FRONT_ENDS,
+    "ALE x": lambda X, f: pyale.ALE(None, ["x"], X.assign(y=0.0), "y",
+                                    pred_fun=lambda object, newdata, type: f(newdata)).get("x"),  # noqa: A006
+}
+MASKED = "masked prediction(s) (a numpy.ma.MaskedArray; first at row 2 of"
+
+
+@pytest.mark.parametrize("front_end", list(MASKED_FRONT_ENDS))
+def test_a_masked_answer_with_masked_entries_is_refused(front_end):
+    # The values under the mask are not predictions: refused as missing predictions, not read.
+    with pytest.raises(PredictionError, match=re.escape(MASKED)):
+        MASKED_FRONT_ENDS[front_end](make_X(), lambda d: _masked(d, every=3))
+
+
+@pytest.mark.parametrize("answer, message", [
+    (lambda d: _masked(d, every=3), f"pred_fun returned 16 masked prediction(s) (a numpy.ma.MaskedArray; first at row "
+                                    f"2 of 48) for {LOWER}: masked entries are missing predictions."),
+    (lambda d: np.ma.masked_array(np.c_[plain(d), plain(d)], mask=np.c_[np.zeros(N), np.arange(N) == 5]),
+     f"pred_fun returned 1 masked prediction(s) (a numpy.ma.MaskedArray; first at row 5 of 48) for {LOWER}: "
+     "masked entries are missing predictions."),
+    (lambda d: np.array([*plain(d)[:-1], "a"], dtype=object),
+     f"pred_fun must return numbers; got values of dtype object (e.g. ["),
+    (lambda d: np.array([*plain(d)[:-1], True], dtype=object),
+     f"pred_fun must return numbers; got values of dtype object (e.g. ["),
+    (lambda d: np.array([*plain(d)[:-1], None], dtype=object),
+     f"pred_fun returned 1 non-finite prediction(s) (NaN or inf; first at row 47 of 48) for {LOWER}."),
+    (lambda d: pd.DataFrame({"y": [*plain(d)[:-1], pd.NA]}, dtype=object),
+     f"pred_fun returned 1 non-finite prediction(s) (NaN or inf; first at row 47 of 48) for {LOWER}."),
+], ids=["masked rows", "masked entry of a matrix", "a string among numbers", "a bool among numbers", "None",
+        "pd.NA in an object frame"])
+def test_masked_and_object_answers_that_are_not_all_numbers_are_refused(answer, message):
+    with pytest.raises(PredictionError, match=re.escape(message)):
+        ALEPlot(make_X(), None, lambda m, d: answer(d), J="x", K=5, plot=False)
+
+
 # ---------------------------------------------------------------- what came back is not predictions
 
 

@@ -481,7 +481,8 @@ def test_weighted_level_order_summaries_equal_those_of_repeated_rows():
                 assert_array_equal(a.at_or_below, b.at_or_below)
 
 
-def test_date_time_covariates_count_by_rank_in_memory_and_are_refused_elsewhere():
+@pytest.mark.parametrize("arrow", [False, True], ids=["numpy", "arrow"])
+def test_date_time_covariates_count_by_rank_in_memory_and_are_refused_elsewhere(arrow):
     rng = np.random.default_rng(14)
     n = 400
     frame = level_frame(rng, n)
@@ -490,13 +491,19 @@ def test_date_time_covariates_count_by_rank_in_memory_and_are_refused_elsewhere(
     frame["when"] = pd.to_datetime(ticks, unit="ns")
     frame.loc[rng.random(n) < 0.05, "when"] = pd.NaT
     frame["span"] = pd.to_timedelta(rng.integers(0, 5, size=n), unit="D")
+    if arrow:  # Arrow-backed: their stored integers (ArrowExtensionArray has no .asi8)
+        pa = pytest.importorskip("pyarrow")
+        frame["when"] = frame["when"].astype(pd.ArrowDtype(pa.timestamp("ns")))
+        frame["span"] = frame["span"].astype(pd.ArrowDtype(pa.duration("ns")))
+        frame["day"] = pd.Series(pa.array(frame["when"].dt.floor("D").astype("datetime64[ns]").to_numpy(),
+                                          from_pandas=True).cast(pa.date32()), dtype=pd.ArrowDtype(pa.date32()))
     read = read_feature(frame["f"], label="f")
     covariates = [read_covariate(frame[c]) for c in frame.columns if c != "f"]
     expected = level_distances(read.codes, len(read.levels), covariates)
     for engine in [PandasEngine(frame), PandasEngine(frame, max_rows_per_block=37)]:
         summary = level_order_summaries(engine, "f")
         assert_array_equal(distances_from(summary, len(read.levels)), expected)
-    message = "Column 'when' holds date-times (dtype datetime64[ns]); pyale orders the levels of 'f' by the ranks"
+    message = f"Column 'when' holds date-times (dtype {frame['when'].dtype}); pyale orders the levels of 'f' by the ranks"
     with pytest.raises(TypeError, match=re.escape(message)):
         level_order_summaries(BlockEngine(frame, [n]), "f")
 

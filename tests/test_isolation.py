@@ -322,3 +322,55 @@ def test_csv_data_is_read_exactly_as_written(tmp_path):
     pd.DataFrame({"v": values}).to_csv(tmp_path / "d.csv", index=False)
     assert_array_equal(read_csv_exact(tmp_path / "d.csv")["v"].to_numpy(), values)
     assert_array_equal(_read_data(tmp_path / "d.csv")["v"].to_numpy(), values)
+
+
+def _numpy_base(a: np.ndarray) -> np.ndarray:
+    return a[:, 0] * a[:, 1] + 0.25 * a[:, 2] ** 2
+
+
+NUMPY_EDITS = {
+    "a[:, 0] = 0": lambda a: a.__setitem__((slice(None), 0), 0.0),
+    "a *= 2": lambda a: a.__imul__(2),
+    "a[:] = nan": lambda a: a.fill(np.nan),
+}
+
+
+class _EditingEstimator:
+    """A scikit-learn-like model fitted on a NumPy array (``n_features_in_``) that edits its input."""
+
+    n_features_in_ = 3
+
+    def __init__(self, edit):
+        self.edit = edit
+
+    def predict(self, a):
+        y = _numpy_base(a)
+        self.edit(a)
+        return y
+
+
+NUMPY_FRONT_ENDS = {
+    "ale callable": lambda X, edit: pyale.ale(lambda a: (_numpy_base(a), edit(a))[0], X, 0,
+                                              n_intervals=5).to_frame(),
+    "ale callable pair": lambda X, edit: pyale.ale(lambda a: (_numpy_base(a), edit(a))[0], X, (0, 1),
+                                                   n_intervals=3).to_frame(),
+    "ale estimator": lambda X, edit: pyale.ale(_EditingEstimator(edit), X, 1, n_intervals=5).to_frame(),
+    "ALEPlot": lambda X, edit: ALEPlot(X, None, lambda m, a: (_numpy_base(a), edit(a))[0], J=0, K=5,
+                                       plot=False).to_frame(),
+    "FeatureEffect": lambda X, edit: FeatureEffect(Predictor(predict_function=lambda a: (_numpy_base(a), edit(a))[0],
+                                                             data=X), "x0", grid_size=5).results,
+}
+
+
+@pytest.mark.parametrize("front_end", list(NUMPY_FRONT_ENDS))
+@pytest.mark.parametrize("edit", list(NUMPY_EDITS))
+@pytest.mark.parametrize("cow", ["default", "copy-on-write"])
+def test_a_model_may_write_to_the_numpy_array_it_is_given(front_end, edit, cow):
+    # NumPy X: the model gets a NumPy array of its own, writable on every stack (copy-on-write's
+    # views are read-only: pandas 3, or the option on 2.x), and neither X nor the result sees its edits.
+    X = make_X("numeric").to_numpy(dtype=float)
+    before = X.copy()
+    with _copy_on_write_option() if cow == "copy-on-write" else contextlib.nullcontext():
+        got = NUMPY_FRONT_ENDS[front_end](X, NUMPY_EDITS[edit])
+    assert_array_equal(X, before)
+    assert_frame_equal(got, NUMPY_FRONT_ENDS[front_end](X, lambda a: None), check_exact=True)

@@ -347,6 +347,50 @@ def test_datetime_covariates_order_levels_as_their_numbers_do(kind):
     assert got_plot.x_values == list(expected.level_order)
 
 
+def _arrow_times(kind, numpy_column):
+    """An Arrow-backed column of ``kind`` and the datetime64/timedelta64 column it stands for."""
+    pa = pytest.importorskip("pyarrow")
+    if kind == "timestamp[ns]":
+        return numpy_column.astype(pd.ArrowDtype(pa.timestamp("ns"))), numpy_column
+    if kind == "timestamp[us, tz]":
+        aware = numpy_column.dt.tz_localize("America/New_York")
+        return aware.astype(pd.ArrowDtype(pa.timestamp("us", tz="America/New_York"))), aware
+    if kind == "date32":
+        midnight = numpy_column.dt.normalize()
+        dates = pa.array(midnight.to_numpy(), from_pandas=True).cast(pa.date32())
+        return pd.Series(dates, dtype=pd.ArrowDtype(pa.date32())), midnight
+    assert kind == "duration[ms]"
+    spans = numpy_column - pd.Timestamp("2021-01-01")
+    return spans.astype(pd.ArrowDtype(pa.duration("ms"))), spans
+
+
+@pytest.mark.parametrize("kind", ["timestamp[ns]", "timestamp[us, tz]", "date32", "duration[ms]"])
+def test_arrow_date_time_covariates_give_the_numbers_of_their_numpy_equivalents(kind):
+    # ArrowExtensionArray has no .asi8: ale() failed with an AttributeError on pandas and on Dask.
+    rng = np.random.default_rng(12)
+    n = 90
+    g = rng.choice(list("pqrs"), n)
+    days = rng.integers(0, 300, n) + pd.Series(g).map({"p": 0, "q": 900, "r": 300, "s": 600}).to_numpy()
+    numpy_column = pd.Series(pd.Timestamp("2021-03-01") + pd.to_timedelta(days * 86400 + rng.integers(0, 999, n), unit="s"))
+    numpy_column.iloc[[2, 7]] = pd.NaT
+    arrow_column, equivalent = _arrow_times(kind, numpy_column)
+    frame = pd.DataFrame({"g": pd.Categorical(g), "x": rng.normal(size=n), "t": arrow_column})
+    as_numpy = frame.assign(t=equivalent)
+    model = lambda d: np.asarray(d["x"], float) + (np.asarray(d["g"]) == "q")  # noqa: E731
+    expected = ale(model, as_numpy, "g")
+    assert expected.level_order != ("p", "q", "r", "s")  # the time column decides the order
+    assert_frame_equal(ale(model, frame, "g").to_frame(), expected.to_frame(), check_exact=True)
+    got_plot = ALEPlot(frame, None, lambda m, d: model(d), "g", plot=False)
+    assert_frame_equal(got_plot.to_frame(), ALEPlot(as_numpy, None, lambda m, d: model(d), "g", plot=False).to_frame(),
+                       check_exact=True)
+    dd = pytest.importorskip("dask.dataframe")
+    # On Dask a date-time covariate is refused (ranks need the whole column), Arrow-backed or not.
+    message = "; pyale orders the levels of 'g' by the ranks of date-time columns, which need the whole column"
+    for data in (as_numpy, frame):
+        with pytest.raises(TypeError, match=re.escape(f"Column 't' holds date-times (dtype {data['t'].dtype}){message}")):
+            ale(model, dd.from_pandas(data, npartitions=3), "g")
+
+
 # --- integer columns whose grid values do not fit their dtype --------------------------------------
 
 def _spy(model):

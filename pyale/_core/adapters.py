@@ -224,7 +224,9 @@ def feeder(model: object, native: Native | None = None) -> Callable[[pd.DataFram
 
 
 def _to_numpy(frame: pd.DataFrame) -> np.ndarray:
-    return frame.to_numpy()
+    """``frame``'s values as an array the model may write to (copy-on-write's views are read-only)."""
+    out = frame.to_numpy()
+    return out if out.flags.writeable else out.copy()
 
 
 def _fed(predict: Callable, feed: Callable | None) -> Callable:

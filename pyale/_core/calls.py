@@ -36,6 +36,7 @@ __all__ = [
     "describe",
     "model_frame",
     "predict_variants",
+    "real_numbers",
     "rows_in_order",
 ]
 
@@ -48,7 +49,9 @@ class PredictionError(RuntimeError):
     Raised instead of a NumPy traceback or a silently wrong number when the
     model raises, or returns the wrong number of values, non-numbers, NaN or
     infinite predictions; the message names the function, the row count and
-    what it was predicting.
+    what it was predicting.  A NumPy masked array with masked entries is
+    refused like missing predictions (the values under the mask are not
+    read).
 
     Examples
     --------
@@ -281,7 +284,36 @@ def rows_in_order(answer: object, index: pd.Index, *, name: str, purpose: str):
             f"{name} returned {values.shape[0]} value(s) for {n} row(s) of newdata ({purpose}); "
             f"it must return one per row. It returned {describe(answer)}."
         )
+    if isinstance(answer, np.ma.MaskedArray):
+        _refuse_masked(answer, name, n, purpose)
     return values
+
+
+def _refuse_masked(answer: np.ma.MaskedArray, name: str, n: int, purpose: str) -> None:
+    """Refuse a masked array with masked entries: they are missing predictions (as pandas reads them),
+    and the values under the mask are not predictions."""
+    masked = np.ma.getmaskarray(answer).reshape(n, -1).any(axis=1)
+    if masked.any():
+        raise PredictionError(
+            f"{name} returned {int(masked.sum())} masked prediction(s) (a numpy.ma.MaskedArray; first at row "
+            f"{int(np.flatnonzero(masked)[0])} of {n}) for {purpose}: masked entries are missing predictions."
+        )
+
+
+def real_numbers(values: np.ndarray) -> np.ndarray | None:
+    """An ``object`` array of real numbers as float64 (None, pd.NA -> NaN); None if any entry is not one.
+
+    Numbers a model returns in an ``object`` array (e.g. a list of Python
+    floats, or ``.astype(object)``) are numbers, as R reads a numeric
+    vector; booleans, strings and anything else are not (``None`` is
+    returned and the caller decides: refuse, or iml's class labels).
+    """
+    entries = values.ravel().tolist()
+    if not all((isinstance(v, numbers.Real) and not isinstance(v, bool)) or v is None or v is pd.NA
+               for v in entries):
+        return None
+    floats = [np.nan if v is None or v is pd.NA else v for v in entries]
+    return np.array(floats, dtype=np.float64).reshape(values.shape)
 
 
 def _sole_owner(raw: object) -> bool:
@@ -309,6 +341,20 @@ def _names_only(answer: object, raw: object, n: int) -> bool:
             and column.__array_interface__["data"][0] == raw.__array_interface__["data"][0])
 
 
+def _object_numbers(answer: pd.DataFrame, kinds: list) -> tuple[pd.DataFrame, list]:
+    """``answer`` with its ``object`` columns of real numbers (:func:`real_numbers`) as float64 columns,
+    and which columns are numeric now."""
+    converted = {position: real_numbers(answer.iloc[:, position].to_numpy())
+                 for position, dtype in enumerate(answer.dtypes) if not kinds[position] and dtype == object}
+    converted = {position: values for position, values in converted.items() if values is not None}
+    if not converted:
+        return answer, kinds
+    answer = answer.copy(deep=False)  # the model's frame is left as it is
+    for position, values in converted.items():
+        answer.isetitem(position, values)
+    return answer, [kind or position in converted for position, kind in enumerate(kinds)]
+
+
 def _as_numbers(answer, name: str, n: int, purpose: str, *, owned: bool = False) -> tuple[np.ndarray, list | None]:
     """A row-ordered answer as a float64 array ``(n, n_outputs)`` of pyale's own, and its output names.
 
@@ -319,6 +365,8 @@ def _as_numbers(answer, name: str, n: int, purpose: str, *, owned: bool = False)
     if isinstance(answer, pd.DataFrame):
         names = list(answer.columns)
         kinds = [pd.api.types.is_numeric_dtype(d) or pd.api.types.is_bool_dtype(d) for d in answer.dtypes]
+        if not all(kinds):
+            answer, kinds = _object_numbers(answer, kinds)
         if not all(kinds):
             bad = answer.dtypes.iloc[kinds.index(False)]
             sample = answer.iloc[:1, kinds.index(False)].tolist()
@@ -333,6 +381,8 @@ def _as_numbers(answer, name: str, n: int, purpose: str, *, owned: bool = False)
             values = answer.to_numpy()
     else:
         values = answer
+    if values.dtype == object and (numeric := real_numbers(values)) is not None:
+        values = numeric
     if values.dtype.kind not in "biuf":
         raise PredictionError(
             f"{name} must return numbers; got values of dtype {values.dtype} "

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
+from .._engines.columns import is_time_dtype, time_ticks
 from .levels import Covariate
 
 __all__ = [
@@ -105,11 +106,7 @@ def column_kind(series: pd.Series) -> str:
         return "categorical"
     if ptypes.is_bool_dtype(dtype):
         return "bool"
-    if (
-        ptypes.is_datetime64_any_dtype(dtype)
-        or ptypes.is_timedelta64_dtype(dtype)
-        or isinstance(dtype, pd.PeriodDtype)
-    ):
+    if is_time_dtype(dtype):
         return "datetime"
     if ptypes.is_complex_dtype(dtype):
         return "other"
@@ -283,10 +280,11 @@ def _time_ranks(series: pd.Series) -> np.ndarray:
     The level distance depends on a covariate only through the order of its
     values (Kolmogorov-Smirnov distances at type-7 quantiles are unchanged by
     any strictly increasing transform), so the ranks of the underlying
-    integers (instants in UTC for tz-aware columns, period ordinals) give the
-    exact answer without rounding nanosecond counts to float64.
+    integers (:func:`~pyale._engines.columns.time_ticks`: instants in UTC for
+    tz-aware columns, period ordinals, an Arrow column's stored integers)
+    give the exact answer without rounding nanosecond counts to float64.
     """
-    integers = np.asarray(series.array.asi8)
+    integers = time_ticks(series)
     present = ~np.asarray(series.isna())
     values = np.full(integers.shape[0], np.nan)
     values[present] = np.unique(integers[present], return_inverse=True)[1].ravel()

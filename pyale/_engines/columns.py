@@ -39,7 +39,7 @@ def dtype_kind(dtype) -> str | None:
         return "categorical"
     if ptypes.is_bool_dtype(dtype):
         return "bool"
-    if ptypes.is_datetime64_any_dtype(dtype) or ptypes.is_timedelta64_dtype(dtype) or isinstance(dtype, pd.PeriodDtype):
+    if is_time_dtype(dtype):
         return "datetime"
     if ptypes.is_complex_dtype(dtype):
         return "other"
@@ -50,6 +50,36 @@ def dtype_kind(dtype) -> str | None:
     if ptypes.is_string_dtype(dtype):
         return "categorical"
     return "other"
+
+
+def is_time_dtype(dtype) -> bool:
+    """Whether ``dtype`` holds date-times, dates, time spans or periods (NumPy, pandas or Arrow-backed)."""
+    return (
+        ptypes.is_datetime64_any_dtype(dtype)
+        or ptypes.is_timedelta64_dtype(dtype)
+        or isinstance(dtype, pd.PeriodDtype)
+        or isinstance(dtype, pd.ArrowDtype) and dtype.kind in "mM"  # Arrow timestamp, date32/64, duration
+    )
+
+
+def time_ticks(series: pd.Series) -> np.ndarray:
+    """int64 ticks of a date-time column, in its order (the value at a missing entry is arbitrary).
+
+    A datetime64 or timedelta64 column gives its ``asi8`` (instants in UTC for
+    tz-aware columns), a period column its ordinals, an Arrow timestamp, date
+    or duration column its stored integers (UTC instants, days or
+    milliseconds since the epoch, spans in its unit).
+
+    Examples
+    --------
+    >>> time_ticks(pd.Series(pd.to_datetime(["1970-01-02", "1970-01-01"])).astype("datetime64[s]")).tolist()
+    [86400, 0]
+    """
+    dtype = series.dtype
+    if isinstance(dtype, pd.ArrowDtype):
+        integers = series.astype(f"int{dtype.pyarrow_dtype.bit_width}[pyarrow]")
+        return integers.to_numpy(dtype=np.int64, na_value=0)
+    return np.asarray(series.array.asi8, dtype=np.int64)
 
 
 def block_kind(series: pd.Series) -> str:
@@ -72,8 +102,7 @@ def numeric_values(series: pd.Series) -> np.ndarray:
     array([ 1., nan,  3.])
     """
     if dtype_kind(series.dtype) == "datetime":
-        ticks = np.asarray(series.array.asi8, dtype=np.int64)
-        values = ticks.astype(float)
+        values = time_ticks(series).astype(float)
         values[series.isna().to_numpy()] = np.nan
         return values
     return series.to_numpy(dtype=float, na_value=np.nan)

@@ -32,7 +32,7 @@ import pandas as pd
 from .._rbase import r_seq
 from .._rbase.exact import ExactSums, as_doubles, exact_group_sums
 from .base import Engine
-from .columns import NUMBER_KINDS, level_codes, numeric_values
+from .columns import NUMBER_KINDS, level_codes, numeric_values, time_ticks
 from .quantiles import quantiles_type7_of
 from .summaries import column_checks
 from .weighted import weighted_quantiles_type7_of
@@ -141,7 +141,7 @@ def _time_ranks(engine: Engine, feature, names) -> dict:
     out = {}
     for name in names:
         series = engine.column(name)
-        integers = np.asarray(series.array.asi8)
+        integers = time_ticks(series)
         present = ~np.asarray(series.isna())
         values = np.full(integers.shape[0], np.nan)
         values[present] = np.unique(integers[present], return_inverse=True)[1].ravel()

@@ -10,7 +10,7 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from .._core.adapters import feeder
-from .._core.calls import ModelCaller
+from .._core.calls import ModelCaller, real_numbers
 from .._core.features import column_kind
 from .._checks import check_frame, check_int
 from .._frames import as_pandas
@@ -58,13 +58,15 @@ def _as_prediction_frame(raw: object, model: object, *, without_model: bool = Fa
     ``..prediction``; an unnamed matrix ``..prediction.1``, ``..prediction.2``, ...
     Without a model (``without_model``) iml uses ``data.frame(pred, check.names =
     FALSE)`` instead: ``pred``, and ``1``, ``2``, ... for an unnamed matrix.
-    Class labels (strings or a Categorical) become one 0/1 column per class.
+    Class labels (strings, booleans or a Categorical) become one 0/1 column per
+    class; real numbers in an ``object`` array are numbers.
     The row labels do not matter here: :class:`~pyale._core.calls.ModelCaller`
     has put the rows in newdata's order before (``rows_in_order``).
     """
     if isinstance(raw, pd.DataFrame):
-        if raw.shape[1] == 1 and not ptypes.is_numeric_dtype(raw.dtypes.iloc[0]):
-            raw = raw.iloc[:, 0]
+        if raw.shape[1] == 1 and not ptypes.is_numeric_dtype(raw.dtypes.iloc[0]) and not (
+                raw.dtypes.iloc[0] == object and real_numbers(raw.iloc[:, 0].to_numpy()) is not None):
+            raw = raw.iloc[:, 0]  # class labels (numbers in an object column keep the column's name)
         else:
             return raw.set_axis([str(c) for c in raw.columns], axis=1)
     if isinstance(raw, pd.Series) and isinstance(raw.dtype, pd.CategoricalDtype):
@@ -72,6 +74,8 @@ def _as_prediction_frame(raw: object, model: object, *, without_model: bool = Fa
     values = np.asarray(raw)
     if values.ndim > 2 or values.ndim == 2 and values.shape[1] == 0:
         return values  # refused by the model caller's checks (no silent first column of a 3-D answer)
+    if values.dtype == object and (numeric := real_numbers(values)) is not None:
+        values = numeric  # numbers, as R's numeric vector (not one class per distinct value)
     if values.dtype.kind in "OUSb" and values.ndim == 1:
         classes = getattr(model, "classes_", None)
         if classes is None and values.dtype.kind == "b":
