@@ -322,3 +322,30 @@ def test_csv_data_is_read_exactly_as_written(tmp_path):
     pd.DataFrame({"v": values}).to_csv(tmp_path / "d.csv", index=False)
     assert_array_equal(read_csv_exact(tmp_path / "d.csv")["v"].to_numpy(), values)
     assert_array_equal(_read_data(tmp_path / "d.csv")["v"].to_numpy(), values)
+
+
+def _fit_writing_axes(rows, target):
+    """Fits (the model is ``base`` scaled by the rows' mean target), then writes into its rows' index
+    values, column labels and categories, which pandas 2.x shares between a frame and its deep copy."""
+    factor = 1.0 + float(np.mean(target)) / 64.0
+    _quietly(lambda: _write_index(rows))
+    _quietly(lambda: _write_categories(rows))
+    _quietly(lambda: _write_column_labels(rows))
+    return lambda d: factor * base(d)
+
+
+@pytest.mark.parametrize("feature", ["x", "g"])
+def test_a_fit_writing_into_its_rows_axes_changes_neither_x_nor_the_answer(feature):
+    X = make_X("mixed")
+    y = base(X)
+    snapshot = Snapshot(X, held=(X.columns.get_loc("x"),))
+
+    def plain(rows, target):
+        factor = 1.0 + float(np.mean(target)) / 64.0
+        return lambda d: factor * base(d)
+
+    got = pyale.model_bootstrap(_fit_writing_axes, X, y, feature, n_bootstrap=3, random_state=0, n_intervals=4)
+    snapshot.assert_unchanged(X)
+    want = pyale.model_bootstrap(plain, make_X("mixed"), y, feature, n_bootstrap=3, random_state=0, n_intervals=4)
+    assert_frame_equal(got.to_frame(), want.to_frame(), check_exact=True)
+    assert_array_equal(got.replicates, want.replicates)

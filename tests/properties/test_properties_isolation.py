@@ -264,7 +264,8 @@ def _write_categories(d):
 
 
 def _set_first_row(d):
-    d.iloc[0, :] = d.iloc[-1, :].tolist()  # ArrowExtensionArray.__setitem__ replaces the array it wraps
+    for position in range(d.shape[1]):  # ArrowExtensionArray.__setitem__ replaces the array it wraps
+        d.iloc[0, position] = d.iloc[-1, position]
 
 
 FRAME_EDIT_NAMES = [name for name in FRAME_EDITS if name != "none"]
