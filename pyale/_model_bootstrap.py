@@ -20,7 +20,7 @@ from ._engine_plans import is_engine_frame
 from ._checks import check_int, check_random_state, check_response
 from ._frames import Converted, as_pandas
 from ._progress import check_progress, open_bar
-from ._core.calls import PredictionError
+from ._core.calls import PredictionError, model_frame
 from ._result_list import ALEResults
 from ._present import FeatureValues
 
@@ -144,7 +144,7 @@ def model_bootstrap(
         target = target[job.kept]
     bar = open_bar(progress, total=n_bootstrap + 1, unit="fit", desc="model bootstrap")
     try:
-        full_model = _fitted(fit, job.X.copy(deep=True), target.copy(), "all rows")
+        full_model = _fitted(fit, model_frame(job.X), target.copy(), "all rows")
         adapter, caller = job.caller_for(full_model, response)
         estimates = job.estimate(caller, full_model)
         bar.update(1)
@@ -172,7 +172,7 @@ def _refits(job, fit, target, response, n_bootstrap, random_state, n_jobs, bar) 
 
     def refit(b: int):
         rows = np.repeat(np.arange(job.X.shape[0]), counts[b])
-        model = _fitted(fit, job.X.iloc[rows], target[rows], f"resample {b}")
+        model = _fitted(fit, model_frame(job.X.iloc[rows], private=True), target[rows], f"resample {b}")
         _, refit_caller = job.caller_for(model, response)
         return [est.effects for est in job.estimate(refit_caller, model)]
 

@@ -374,3 +374,30 @@ def test_a_model_may_write_to_the_numpy_array_it_is_given(front_end, edit, cow):
         got = NUMPY_FRONT_ENDS[front_end](X, NUMPY_EDITS[edit])
     assert_array_equal(X, before)
     assert_frame_equal(got, NUMPY_FRONT_ENDS[front_end](X, lambda a: None), check_exact=True)
+
+
+def _fit_writing_axes(rows, target):
+    """Fits (the model is ``base`` scaled by the rows' mean target), then writes into its rows' index
+    values, column labels and categories, which pandas 2.x shares between a frame and its deep copy."""
+    factor = 1.0 + float(np.mean(target)) / 64.0
+    _quietly(lambda: _write_index(rows))
+    _quietly(lambda: _write_categories(rows))
+    _quietly(lambda: _write_column_labels(rows))
+    return lambda d: factor * base(d)
+
+
+@pytest.mark.parametrize("feature", ["x", "g"])
+def test_a_fit_writing_into_its_rows_axes_changes_neither_x_nor_the_answer(feature):
+    X = make_X("mixed")
+    y = base(X)
+    snapshot = Snapshot(X, held=(X.columns.get_loc("x"),))
+
+    def plain(rows, target):
+        factor = 1.0 + float(np.mean(target)) / 64.0
+        return lambda d: factor * base(d)
+
+    got = pyale.model_bootstrap(_fit_writing_axes, X, y, feature, n_bootstrap=3, random_state=0, n_intervals=4)
+    snapshot.assert_unchanged(X)
+    want = pyale.model_bootstrap(plain, make_X("mixed"), y, feature, n_bootstrap=3, random_state=0, n_intervals=4)
+    assert_frame_equal(got.to_frame(), want.to_frame(), check_exact=True)
+    assert_array_equal(got.replicates, want.replicates)
