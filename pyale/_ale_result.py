@@ -12,8 +12,9 @@ import pandas as pd
 from . import _present
 from ._core.bootstrap import percentile_interval
 from ._core.stats import STATISTICS, ale_statistics
+from ._results import tidy_frame
 
-__all__ = ["ALEResult", "statistics_table"]
+__all__ = ["ALEResult", "statistics_table", "check_output"]
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -171,8 +172,6 @@ class ALEResult:
         >>> list(ale(lambda d: d["ale"], X, "ale", n_intervals=2).to_frame().columns)
         ['feature_ale', 'output', 'ale', 'heterogeneity']
         """
-        from ._results import tidy_frame
-
         shape = self.effects.shape[:-1]
         index = np.indices(shape).reshape(len(shape), -1)
         n_out = len(self.outputs)
@@ -238,11 +237,9 @@ class ALEResult:
         -------
         ALEDisplay
         """
-        from ._plot.display import ALEDisplay, check_output
-
         if output is not None:
             output = check_output(output, self, caller="ALEResult.plot")
-        return ALEDisplay.from_results([self], ax=ax, output=output, **kwargs)
+        return _present.display_class("ALEDisplay").from_results([self], ax=ax, output=output, **kwargs)
 
     def _with_bootstrap(self, replicates: np.ndarray, replicate_counts: np.ndarray, ci_level: float,
                        bootstrap: str) -> "ALEResult":
@@ -264,3 +261,28 @@ def statistics_table(estimate: np.ndarray, low, high, outputs) -> pd.DataFrame:
     else:
         index = pd.MultiIndex.from_product([list(outputs), list(STATISTICS)], names=["output", "statistic"])
     return pd.DataFrame(columns, index=index)
+
+
+def check_output(output, result, *, caller: str) -> list:
+    """The outputs ``output`` names (a label or a list of labels), each one of ``result.outputs``."""
+    names = list(result.outputs)
+    wanted = [output] if isinstance(output, str) or np.ndim(output) == 0 else list(output)
+    if not wanted:
+        raise ValueError(
+            f"The 'output' parameter of {caller} must name at least one output of the effect of "
+            f"{result.features!r} ({names!r}). Got {output!r} instead."
+        )
+    missing = [w for w in wanted if not any(_same_label(w, name) for name in names)]
+    if missing:
+        raise ValueError(
+            f"The 'output' parameter of {caller} names outputs {missing!r} that the effect of "
+            f"{result.features!r} lacks; its outputs are {names!r}."
+        )
+    return [next(name for name in names if _same_label(w, name)) for w in wanted]
+
+
+def _same_label(a, b) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - an array or odd object is no output label
+        return False

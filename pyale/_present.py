@@ -20,7 +20,8 @@ import pandas as pd
 
 from ._core.features import read_feature
 
-__all__ = ["short_repr", "html_view", "same_values", "frames_equal", "png_of", "rug_and_deciles", "FeatureValues"]
+__all__ = ["short_repr", "html_view", "same_values", "frames_equal", "png_of", "rug_and_deciles", "FeatureValues",
+           "register_display", "display_class"]
 
 RUG_TICKS = 1000
 """At most this many rug ticks per numeric feature (data values evenly spaced in rank)."""
@@ -183,3 +184,31 @@ def frames_equal(a: pd.DataFrame, b: pd.DataFrame, *, rtol: float = 0.0, atol: f
         elif not x.reset_index(drop=True).equals(y.reset_index(drop=True)):
             return False
     return True
+
+
+_DISPLAYS: dict = {}
+"""Display class name -> the class, as the plotting layer registered it."""
+
+
+def register_display(display: type) -> type:
+    """Class decorator: make ``display``, a class of the plotting layer, known here by its name.
+
+    Results sit below the plotting layer (``pyale._plot``) and never import
+    it: their ``plot()`` asks :func:`display_class` for the display by name.
+    The plotting layer imports the results and registers each of its
+    displays here as it is defined; ``import pyale`` imports the plotting
+    layer, so every display is registered before any result exists.
+    """
+    _DISPLAYS[display.__name__] = display
+    return display
+
+
+def display_class(name: str) -> type:
+    """The display class registered under ``name`` (``"ALEDisplay"``, ``"RPlotDisplay"``, ...)."""
+    try:
+        return _DISPLAYS[name]
+    except KeyError:
+        raise RuntimeError(
+            f"No display named {name!r} is registered; pyale's plotting layer (pyale._plot, imported by "
+            f"`import pyale`) registers {sorted(_DISPLAYS)!r}."
+        ) from None

@@ -43,9 +43,7 @@ class ALEResults(list):
         -------
         ALEDisplay
         """
-        from ._plot.display import ALEDisplay
-
-        return ALEDisplay.from_results(list(self), ax=ax, **kwargs)
+        return _present.display_class("ALEDisplay").from_results(list(self), ax=ax, **kwargs)
 
     @property
     def statistics(self) -> "pandas.DataFrame":

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from . import _present
+from ._checks import check_bool
 
 __all__ = ["ALEPlotResult", "PDPlotResult", "tidy_frame", "feature_columns"]
 
@@ -173,11 +174,8 @@ class _EffectResult:
         RPlotDisplay
             The display, with ``figure_`` and ``ax_``.
         """
-        from ._checks import check_bool
-        from ._plot.aleplot import RPlotDisplay
-
         NA_plot = check_bool(NA_plot, param="NA_plot", caller=f"{type(self).__name__}.plot")
-        return RPlotDisplay(self).plot(ax=ax, NA_plot=NA_plot, **kwargs)
+        return _present.display_class("RPlotDisplay")(self).plot(ax=ax, NA_plot=NA_plot, **kwargs)
 
 
 @dataclass(frozen=True, kw_only=True, eq=False, repr=False)

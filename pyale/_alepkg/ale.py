@@ -438,9 +438,7 @@ class ALE:
         -------
         ALEDisplay
         """
-        from .._plot.display import ALEDisplay
-
-        return ALEDisplay.from_results(list(self.to_results(x_cols)), ax=ax, **kwargs)
+        return _present.display_class("ALEDisplay").from_results(list(self.to_results(x_cols)), ax=ax, **kwargs)
 
     def __repr__(self) -> str:
         return "ALE(" + ", ".join(f"{k}={v}" for k, v in self._facts().items()) + ")"

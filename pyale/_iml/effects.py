@@ -382,9 +382,8 @@ class FeatureEffect:
         FeatureEffectDisplay
             With ``figure_``, ``axes_`` and the drawn ``artists_``.
         """
-        from .._plot.iml import FeatureEffectDisplay
-
-        return FeatureEffectDisplay(self).plot(ax=ax, rug=rug, show_data=show_data, ylim=ylim)
+        display = _present.display_class("FeatureEffectDisplay")(self)
+        return display.plot(ax=ax, rug=rug, show_data=show_data, ylim=ylim)
 
     def _facts(self) -> dict:
         values = self.results[".ale" if ".ale" in self.results.columns else ".value"]
@@ -537,9 +536,8 @@ class FeatureEffects:
         """
         ncols = None if ncols is None else check_int(ncols, param="ncols", caller="FeatureEffects.plot", minimum=1)
         nrows = None if nrows is None else check_int(nrows, param="nrows", caller="FeatureEffects.plot", minimum=1)
-        from .._plot.iml import FeatureEffectsDisplay
-
-        return FeatureEffectsDisplay(self).plot(features=features, ncols=ncols, nrows=nrows, fixed_y=fixed_y, **kwargs)
+        display = _present.display_class("FeatureEffectsDisplay")(self)
+        return display.plot(features=features, ncols=ncols, nrows=nrows, fixed_y=fixed_y, **kwargs)
 
     def __repr__(self) -> str:
         values = np.concatenate([e.results[".value"].to_numpy(dtype=float) for e in self.effects.values()])
@@ -554,9 +552,7 @@ class FeatureEffects:
 
     def _draw_into(self, ax) -> None:
         """Draw the panels into the figure of ``ax`` (the notebook view)."""
-        from .._plot.iml import FeatureEffectsDisplay
-
-        FeatureEffectsDisplay(self).plot(figure=ax.figure)
+        _present.display_class("FeatureEffectsDisplay")(self).plot(figure=ax.figure)
 
     def equals(self, other: object, *, rtol: float = 0.0, atol: float = 0.0) -> bool:
         """Whether ``other`` holds equal effects for the same features (see :meth:`FeatureEffect.equals`).

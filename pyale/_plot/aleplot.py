@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._present import register_display
 from .._rbase import r_pretty
 from .panels import AS_WRITTEN, constrain, label_contours
 
@@ -28,6 +29,7 @@ def _labels(result):
     return f"x_{number} ({result.feature})", f"f_{number}(x_{number})"
 
 
+@register_display
 class RPlotDisplay:
     """Draw an ALE or PD result as ALEPlot's base-R graphics do (R's labels, R's palette).
 

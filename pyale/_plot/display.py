@@ -17,7 +17,11 @@ from typing import Sequence
 
 import numpy as np
 
-from .._present import rug_and_deciles
+from .._ale_result import ALEResult, check_output
+from .._api import ale
+from .._core.features import read_feature
+from .._frames import Converted, as_pandas
+from .._present import register_display, rug_and_deciles
 from .panels import (band_limits, bar_labels, bars_height, constrain, draw_bars, draw_curve, draw_surface,
                      horizontal_bars)
 
@@ -29,8 +33,6 @@ _PANEL_HEIGHT = 3.3
 
 
 def _numeric_columns(results, X) -> dict:
-    from .._core.features import read_feature
-
     out = {}
     for result in results:
         kinds = result.kind.split(" x ")
@@ -53,34 +55,7 @@ def _result_values(results) -> dict:
     return out
 
 
-def check_output(output, result, *, caller: str) -> list:
-    """The outputs ``output`` names (a label or a list of labels), each one of ``result.outputs``."""
-    names = list(result.outputs)
-    wanted = [output] if isinstance(output, str) or np.ndim(output) == 0 else list(output)
-    if not wanted:
-        raise ValueError(
-            f"The 'output' parameter of {caller} must name at least one output of the effect of "
-            f"{result.features!r} ({names!r}). Got {output!r} instead."
-        )
-    missing = [w for w in wanted if not any(_same_label(w, name) for name in names)]
-    if missing:
-        raise ValueError(
-            f"The 'output' parameter of {caller} names outputs {missing!r} that the effect of "
-            f"{result.features!r} lacks; its outputs are {names!r}."
-        )
-    return [next(name for name in names if _same_label(w, name)) for w in wanted]
-
-
-def _same_label(a, b) -> bool:
-    try:
-        return bool(a == b)
-    except Exception:  # noqa: BLE001 - an array or odd object is no output label
-        return False
-
-
 def _check_results(results) -> list:
-    from .._api import ALEResult
-
     items = [results] if isinstance(results, ALEResult) else list(results)
     bad = [type(r).__name__ for r in items if not isinstance(r, ALEResult)]
     if not items or bad:
@@ -91,6 +66,7 @@ def _check_results(results) -> list:
     return items
 
 
+@register_display
 class ALEDisplay:
     """Accumulated local effects of several features, one panel each.
 
@@ -198,9 +174,6 @@ class ALEDisplay:
         -------
         ALEDisplay
         """
-        from .._api import ale
-        from .._frames import Converted, as_pandas
-
         # pyale.ale's other keywords (n_bootstrap, sample_weight, ...) go to ale, the rest to plot;
         # a keyword neither knows is refused by name before the model is called.
         ale_names = set(inspect.signature(ale).parameters) - {"model", "X", "features"}
@@ -240,8 +213,6 @@ class ALEDisplay:
         results = _check_results(results)
         values = None
         if X is not None:
-            from .._frames import as_pandas
-
             frame, _ = as_pandas(X, param="X", caller="ALEDisplay.from_results", feature_names=feature_names)
             values = _numeric_columns(results, frame)
         return cls(results, feature_values=values).plot(ax=ax, **plot_kw)

@@ -11,6 +11,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from .._present import register_display
 from .panels import AS_WRITTEN, constrain, legend_as_written
 
 __all__ = ["FeatureEffectDisplay", "FeatureEffectsDisplay"]
@@ -26,6 +27,7 @@ def _y_label(effect) -> str:
     return f"Predicted {', '.join(map(str, names))}" if target else "Predicted y"
 
 
+@register_display
 class FeatureEffectDisplay:
     """The picture of one :class:`~pyale.FeatureEffect`.
 
@@ -172,6 +174,7 @@ class FeatureEffectDisplay:
         return collection
 
 
+@register_display
 class FeatureEffectsDisplay:
     """The panels of a :class:`~pyale.FeatureEffects`, three per row by default.
 
