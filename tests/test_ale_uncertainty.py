@@ -233,7 +233,8 @@ BAD = [
     ({"sample_weight": [1.0, 2.0]}, ValueError, "The 'sample_weight' parameter of ale must be non-negative finite numbers, one per row of X (400). Got 2 values instead."),
     ({"sample_weight": -np.ones(400)}, ValueError, "The 'sample_weight' parameter of ale must hold non-negative finite numbers. Got -1.0 at position 0 (400 bad value(s))."),
     ({"sample_weight": np.zeros(400)}, ValueError, "The 'sample_weight' parameter of ale must give at least one row a positive weight."),
-    ({"sample_weight": "w"}, TypeError, "The 'sample_weight' parameter of ale must be non-negative finite numbers, one per row of X (400). Got str instead."),
+    # a string names a column of X (issue 27: as on Dask and Spark and in the CLI's --weights)
+    ({"sample_weight": "w"}, ValueError, "The 'sample_weight' parameter of ale must be one weight per row of X or name a column of X. Got 'w'; the columns are ['x1', 'x2', 'k', 'g']."),
     ({"n_bootstrap": -1}, ValueError, "The 'n_bootstrap' parameter of ale must be an int >= 0. Got -1 instead."),
     ({"n_bootstrap": 2.5}, TypeError, "The 'n_bootstrap' parameter of ale must be an int >= 0. Got 2.5 instead."),
     ({"ci_level": 1.0}, ValueError, "The 'ci_level' parameter of ale must be a number in (0, 1). Got 1.0 instead."),

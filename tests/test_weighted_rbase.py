@@ -29,7 +29,7 @@ def test_weighted_rules_equal_the_repeated_sample(rows, k):
     repeated = np.repeat(x, w.astype(int))
     values, cumulative = weighted_sample(x, w)
     for probs in (r_seq(1.0 / k, 1.0, k), r_seq(0.0, 1.0, k + 1)):
-        got = values[weighted_type1_positions(cumulative, probs)]
+        got = values[weighted_type1_positions(cumulative, probs, 1.0)]  # a weight of 1 is one row
         np.testing.assert_array_equal(got, quantile_type1(repeated, probs))
     probes = r_seq(0.0, 1.0, 100)
     np.testing.assert_array_equal(weighted_quantile_type7(values, cumulative, probes), quantile_type7(repeated, probes))
@@ -41,5 +41,30 @@ def test_weighted_rules_equal_the_repeated_sample(rows, k):
 def test_zero_weights_drop_values_and_fractional_weights_extend(weights):
     values, cumulative = weighted_sample(np.array([3.0, 1.0, 2.0]), np.array(weights, dtype=float))
     assert np.all(np.diff(values) >= 0)
-    positions = weighted_type1_positions(cumulative, np.array([0.0, 0.5, 1.0]))
+    positions = weighted_type1_positions(cumulative, np.array([0.0, 0.5, 1.0]), min(w for w in weights if w > 0))
     assert values[positions[0]] == values.min() and values[positions[-1]] == values.max()
+
+
+@settings(max_examples=300, deadline=None)
+@given(samples, st.integers(1, 45), st.sampled_from([1 / 3, 0.1, 7.0, 1e-3, 2.0**-20, 1 / 977]))
+def test_type1_positions_do_not_change_when_the_weights_are_scaled(rows, k, scale):
+    # Type-1 targets are counted in rows of the smallest positive weight: integer weights with a
+    # weight of 1 give the repeated rows' quantiles, and so do those weights times any constant,
+    # although each scaled weight is rounded (R's tie n * p == j is kept, not missed by an ulp).
+    x = np.array([v for v, _ in rows])
+    w = np.array([c for _, c in rows], dtype=float)
+    unit = w[w > 0].min()
+    values, cumulative = weighted_sample(x, w)
+    scaled_values, scaled_cumulative = weighted_sample(x, w * scale)
+    for probs in (r_seq(1.0 / k, 1.0, k), r_seq(0.0, 1.0, k + 1)):
+        np.testing.assert_array_equal(
+            scaled_values[weighted_type1_positions(scaled_cumulative, probs, unit * scale)],
+            values[weighted_type1_positions(cumulative, probs, unit)],
+        )
+    repeated = np.repeat(x, (w / unit).round().astype(int))
+    if np.all(w / unit == (w / unit).round()):
+        for probs in (r_seq(1.0 / k, 1.0, k), r_seq(0.0, 1.0, k + 1)):
+            np.testing.assert_array_equal(
+                scaled_values[weighted_type1_positions(scaled_cumulative, probs, unit * scale)],
+                quantile_type1(repeated, probs),
+            )

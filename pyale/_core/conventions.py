@@ -72,9 +72,12 @@ def weighted_edges(
     """The convention's interval edges for frequency-weighted rows.
 
     Type-1 quantiles of the weighted sample (the smallest value whose
-    cumulative weight reaches ``N * p``, ``N`` the total weight; see
-    :mod:`pyale._rbase.weighted`): for integer weights exactly the edges of
-    the rows repeated that many times.  Rows with weight 0 take no part.
+    cumulative weight reaches ``N * p``, ``N`` the total weight counted in
+    rows of the smallest positive weight; see
+    :func:`pyale._rbase.weighted.type1_targets`): for integer weights with a
+    weight of 1 exactly the edges of the rows repeated that many times, and
+    the same edges for the weights times any positive constant.  Rows with
+    weight 0 take no part.
 
     Like the unweighted rules, an ``n_intervals`` so large that every value
     becomes an edge gives the distinct values without building ``K``
@@ -101,7 +104,7 @@ def weighted_edges(
         )
     else:
         probs, prepend = convention.probabilities(n_intervals)
-        positions = weighted_type1_positions(cumulative, probs)
+        positions = weighted_type1_positions(cumulative, probs, smallest)
         edges = sorted_values[positions]
         if prepend:
             edges = np.concatenate(([sorted_values[0]], edges))

@@ -40,9 +40,10 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from .._engines import Engine, add_results, as_engine, column_checks, level_order_summaries, order_statistics_of
-from .._engines import weighted_order_statistics_of
+from .._engines import smallest_positive_weight, weighted_order_statistics_of
 from .._engines.columns import numeric_values
 from .._rbase import quantile_type1_positions
+from .._rbase.weighted import type1_targets
 from .conventions import _MAX_INTERVALS_PER_ROW, Convention
 from .features import (
     Feature, infinite_error, kind_error, missing_error, overflow_error, rounded_integers, warn_rounded,
@@ -387,8 +388,8 @@ class EngineData:
                 positions = quantile_type1_positions(n, probs)
                 wanted[name] = np.concatenate(([0], positions)) if prepend else positions
             else:
-                total = check.finite_weight
-                targets = total * np.clip(np.asarray(probs, dtype=float), 0.0, 1.0)
+                unit = smallest_positive_weight(self.rows, self.weight, self.checks([self.weight]))
+                targets = type1_targets(check.finite_weight, unit, probs)
                 wanted[name] = np.concatenate(([0.0], targets)) if prepend else targets
         if wanted:
             if self.weight is None:

@@ -25,7 +25,12 @@ from .quantiles import (
     quantiles_type7_of,
 )
 from .summaries import ColumnCheck, column_checks
-from .weighted import weighted_order_statistics_of, weighted_quantiles_type1, weighted_quantiles_type7_of
+from .weighted import (
+    smallest_positive_weight,
+    weighted_order_statistics_of,
+    weighted_quantiles_type1,
+    weighted_quantiles_type7_of,
+)
 
 __all__ = [
     "Engine",
@@ -41,6 +46,7 @@ __all__ = [
     "quantiles_type7_of",
     "LevelOrderSummary",
     "level_order_summaries",
+    "smallest_positive_weight",
     "weighted_order_statistics_of",
     "weighted_quantiles_type1",
     "weighted_quantiles_type7_of",

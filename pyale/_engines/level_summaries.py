@@ -35,7 +35,7 @@ from .base import Engine
 from .columns import NUMBER_KINDS, level_codes, numeric_values, time_ticks
 from .quantiles import quantiles_type7_of
 from .summaries import column_checks
-from .weighted import weighted_quantiles_type7_of
+from .weighted import smallest_positive_weight, weighted_quantiles_type7_of
 
 __all__ = [
     "PROBE_PROBS",
@@ -155,21 +155,6 @@ def _probes(engine: Engine, names, checks, weight, probe_probs, unit=None) -> di
     return weighted_quantiles_type7_of(engine, {n: probe_probs for n in names}, weight, checks=checks, unit=unit)
 
 
-def _smallest_positive_weight(engine: Engine, weight, checks: dict) -> float:
-    """The weight that counts as one row in the probes (as ``pyale._core.levels.level_distances`` has it)."""
-    smallest = checks[weight].minimum if weight in checks else None
-    if smallest is not None and smallest > 0:
-        return float(smallest)
-    return float(engine.map_reduce(functools.partial(_positive_minimum, weight=weight), combine=min,
-                                   columns=[weight]))
-
-
-def _positive_minimum(block, offset, weight) -> float:
-    weights = numeric_values(block[weight])
-    positive = weights[weights > 0]
-    return float(positive.min()) if positive.shape[0] else np.inf
-
-
 def _probes_of_ranks(engine: Engine, ranks: dict, weight, probe_probs, unit=None) -> dict:
     """Probes of in-memory rank columns, by the same functions on a frame of the ranks."""
     if not ranks:
@@ -285,7 +270,7 @@ def level_order_summaries(
         with_values = [n for n in numeric_names if checks[n].n_finite > 0]
     else:
         with_values = [n for n in numeric_names if checks[n].finite_weight > 0]
-    unit = None if weight is None else _smallest_positive_weight(engine, weight, checks)
+    unit = None if weight is None else smallest_positive_weight(engine, weight, checks)
     probes = _probes(engine, [n for n in with_values if n not in ranks], checks, weight, probe_probs, unit)
     probes.update(_probes_of_ranks(engine, {n: r for n, r in ranks.items() if n in with_values}, weight, probe_probs,
                                    unit))

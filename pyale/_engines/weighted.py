@@ -9,8 +9,10 @@ position ``ceil(t)`` of the sample in which every row is repeated as many
 times as its weight, so
 
 * :func:`weighted_quantiles_type1` (targets ``W * p``, ``W`` the total
-  weight of the finite values) equals R's ``quantile(type = 1)`` of the
-  repeated rows (``n * p`` with ``n = W``: R's rule, no tolerance);
+  weight of the finite values counted in rows of the smallest positive
+  weight: :func:`pyale._rbase.weighted.type1_targets`) equals R's
+  ``quantile(type = 1)`` of the repeated rows when a weight is 1, and does
+  not change when every weight is multiplied by a constant;
 * :func:`weighted_quantiles_type7_of` takes the targets ``floor`` and
   ``ceiling`` of ``1 + (W - 1) * p`` and interpolates as R's type 7 does,
   equal to R's default quantile of the repeated rows (with ``unit``, the
@@ -25,17 +27,20 @@ included.  Integer weights give the plain sums, identical to repeating rows.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .._rbase.exact import exact_prefix_sums
-from .._rbase.weighted import rows_of_weight
+from .._rbase.weighted import rows_of_weight, type1_targets
 from .base import Engine
 from .columns import numeric_values
 from .quantiles import _number_check, type7_from_order_statistics
 from .selection import select_order_statistics
 from .summaries import column_checks
 
-__all__ = ["weighted_order_statistics_of", "weighted_quantiles_type1", "weighted_quantiles_type7_of"]
+__all__ = ["smallest_positive_weight", "weighted_order_statistics_of", "weighted_quantiles_type1",
+           "weighted_quantiles_type7_of"]
 
 
 def _checks(engine: Engine, columns, weight, checks):
@@ -43,6 +48,21 @@ def _checks(engine: Engine, columns, weight, checks):
     if missing:
         checks = {**(checks or {}), **column_checks(engine, missing, weight=weight)}
     return checks
+
+
+def smallest_positive_weight(engine: Engine, weight, checks: dict | None = None) -> float:
+    """The smallest positive weight: the weight that counts as one row (type-1 targets, the level probes)."""
+    smallest = checks[weight].minimum if checks is not None and weight in checks else None
+    if smallest is not None and smallest > 0:
+        return float(smallest)
+    return float(engine.map_reduce(functools.partial(_positive_minimum, weight=weight), combine=min,
+                                   columns=[weight]))
+
+
+def _positive_minimum(block, offset, weight) -> float:
+    weights = numeric_values(block[weight])
+    positive = weights[weights > 0]
+    return float(positive.min()) if positive.shape[0] else np.inf
 
 
 def _in_memory(engine: Engine, column, weight, targets: np.ndarray) -> np.ndarray:
@@ -92,9 +112,8 @@ def weighted_quantiles_type1(engine: Engine, column, probs, weight, *, checks: d
     array([1., 1., 3., 3.])
     """
     checks = _checks(engine, [column], weight, checks)
-    total = checks[column].finite_weight
-    probs = np.clip(np.asarray(probs, dtype=float), 0.0, 1.0)
-    return weighted_order_statistics_of(engine, {column: total * probs}, weight, checks=checks)[column]
+    targets = type1_targets(checks[column].finite_weight, smallest_positive_weight(engine, weight, checks), probs)
+    return weighted_order_statistics_of(engine, {column: targets}, weight, checks=checks)[column]
 
 
 def weighted_quantiles_type7_of(engine: Engine, wanted: dict, weight, *, checks: dict | None = None,

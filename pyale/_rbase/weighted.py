@@ -20,6 +20,7 @@ __all__ = [
     "weighted_quantile_type7",
     "weighted_ecdf_at",
     "rows_of_weight",
+    "type1_targets",
 ]
 
 
@@ -44,19 +45,42 @@ def _positions(cumulative: np.ndarray, targets: np.ndarray) -> np.ndarray:
     return np.clip(positions, 0, cumulative.shape[0] - 1)
 
 
-def weighted_type1_positions(cumulative: np.ndarray, probs: np.ndarray) -> np.ndarray:
-    """Positions in the sorted positive-weight values of R's type-1 quantiles.
+#: Relative distance within which a count of rows is read as the integer it rounds to.
+_INTEGER_BAND = 1e-12
 
-    R's rule on ``n`` values: ``j = floor(n * p)``; the answer is the ``j``-th
-    order statistic when ``n * p == j`` and the ``(j + 1)``-th otherwise (the
-    0-th is the 1st).  With total weight ``N`` the same rule reads: the
-    smallest value whose cumulative weight reaches ``N * p`` (the first value
-    for ``p = 0``).  For integer weights this is the repeated sample's answer,
-    the product ``N * p`` being the same double.
+
+def type1_targets(total: float, unit: float, probs: np.ndarray) -> np.ndarray:
+    """Cumulative-weight targets of R's type-1 quantiles, a weight of ``unit`` counting as one row.
+
+    R's rule on ``n`` rows: ``j = floor(n * p)``; the answer is the ``j``-th
+    order statistic when ``n * p == j`` and the ``(j + 1)``-th otherwise.
+    Here ``n`` is :func:`rows_of_weight` (``total`` in units of ``unit``, the
+    smallest positive weight) and ``n * p`` the same double R computes for
+    that many rows; the answer is the smallest value whose cumulative weight
+    reaches the target.  Where ``n * p`` lies within rounding of an integer
+    ``j`` (R's tie and the products that miss it by an ulp), the target is
+    ``j`` rows less (``n * p <= j``) or more (``n * p > j``) a relative
+    1e-12, so that cumulative weights rounded once per weight still count
+    as the whole rows they stand for.  Hence: unit weights, and integer
+    weights with a weight of 1, give R's answer for the rows repeated; the
+    targets scale with the weights, so weights multiplied by any positive
+    constant (all ``1 / n``, integers times 0.1) give the same quantiles.
     """
-    total = cumulative[-1]
-    probs = np.clip(np.asarray(probs, dtype=float), 0.0, 1.0)
-    return _positions(cumulative, total * probs)
+    rows = rows_of_weight(total, unit)
+    at = rows * np.clip(np.asarray(probs, dtype=float), 0.0, 1.0)
+    whole = np.round(at)
+    near = np.abs(at - whole) <= _INTEGER_BAND * whole
+    below, above = whole * (1.0 - _INTEGER_BAND), whole * (1.0 + _INTEGER_BAND)
+    return np.where(near, np.where(at > whole, above, below), at) * float(unit)
+
+
+def weighted_type1_positions(cumulative: np.ndarray, probs: np.ndarray, unit: float) -> np.ndarray:
+    """Positions in the sorted positive-weight values of R's type-1 quantiles (see :func:`type1_targets`).
+
+    ``unit`` is the smallest positive weight (one row).  The first value for
+    ``p = 0``.
+    """
+    return _positions(cumulative, type1_targets(cumulative[-1], unit, probs))
 
 
 def weighted_order_statistics(sorted_values: np.ndarray, cumulative: np.ndarray, ranks: np.ndarray) -> np.ndarray:
