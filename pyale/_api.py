@@ -88,9 +88,9 @@ def _one(X, name, conventions, n_intervals, grid, level_order, weights):
     if feature.categorical:
         require_levels(feature, f"Column {name!r}")
         order = _level_order(X, feature, level_order, weights)
-        return "categorical", Plan((level_axis(X, feature, order),), spread=True)
+        return "categorical", Plan((level_axis(X, feature, order),), CONVENTIONS[conventions], spread=True)
     edges = _intervals(feature.values, feature, conventions, n_intervals, grid, weights)
-    return "numeric", Plan((numeric_axis(X, feature, edges),), spread=True)
+    return "numeric", Plan((numeric_axis(X, feature, edges),), CONVENTIONS[conventions], spread=True)
 
 
 def _level_order(X, feature, requested, weights):
@@ -144,17 +144,17 @@ def _pair(X, names, conventions, n_intervals, grid, level_order, weights):
         grid1, grid2 = grid2, grid1
     edges2 = _intervals(second.values, second, conventions, n_intervals, grid2, weights)
     second_axis = numeric_axis(X, second, edges2)
-    imputation = CONVENTIONS[conventions].imputation
+    convention = CONVENTIONS[conventions]
     if first.categorical:
         require_levels(first, f"Column {first.name!r}")
         order = _level_order(X, first, level_order, weights)
         _check_cells(X, names, (len(first.levels), len(edges2) - 1), n_intervals, grid, categorical_first=True)
         return names, "categorical x numeric", Plan((level_axis(X, first, order), second_axis),
-                                                    imputation=imputation, spread=True)
+                                                    convention, spread=True)
     edges1 = _intervals(first.values, first, conventions, n_intervals, grid1, weights)
     _check_cells(X, names, (len(edges1) - 1, len(edges2) - 1), n_intervals, grid)
     return names, "numeric x numeric", Plan((numeric_axis(X, first, edges1), second_axis),
-                                            imputation=imputation, spread=True)
+                                            convention, spread=True)
 
 
 def _pair_grids(grid, names):

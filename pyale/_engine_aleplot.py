@@ -15,7 +15,7 @@ import numpy as np
 
 from ._checks import check_feature_options, resolve_pair
 from ._core.bounds import check_pair_cells, check_pd_points, pair_cell_limit, pd_point_limit
-from ._core.conventions import CONVENTIONS
+from ._core.conventions import ALEPLOT
 from ._core.engine_grid import EngineData
 from ._core.engine_passes import PDAxis, engine_estimate, pd_sums, probe, probe_rows
 from ._core.features import Feature, require_intervals, require_levels
@@ -41,7 +41,7 @@ def _edges(data: EngineData, features: list, K: int, labels: list) -> dict:
         low, high = data.value_range(feature.name)
         if low == high:
             require_intervals(np.array([low]), label)
-    return data.edges(features, CONVENTIONS["aleplot"], K, param="K")
+    return data.edges(features, ALEPLOT, K, param="K")
 
 
 def engine_main_effect(data: EngineData, caller, name, K: int, level_order) -> tuple[Feature, MainEffect]:
@@ -52,12 +52,12 @@ def engine_main_effect(data: EngineData, caller, name, K: int, level_order) -> t
     if feature.categorical:
         require_levels(feature, label)
         order = data.level_order(feature, level_order, caller=_CALLER)
-        (est,) = _run(data, [Plan((data.level_axis(feature, order),))], caller)
+        (est,) = _run(data, [Plan((data.level_axis(feature, order),), ALEPLOT)], caller)
         labels = tuple(feature.levels[i] for i in order)
         return feature, MainEffect(grid=labels, effects=est.effects, counts=est.counts,
                                    local_effects=est.local_effects, level_order=order, estimate=est)
     edges = _edges(data, [feature], K, [label])[name]
-    (est,) = _run(data, [Plan((data.numeric_axis(feature, edges),))], caller)
+    (est,) = _run(data, [Plan((data.numeric_axis(feature, edges),), ALEPLOT)], caller)
     return feature, MainEffect(grid=edges, effects=est.effects, counts=est.counts,
                                local_effects=est.local_effects, estimate=est)
 
@@ -96,7 +96,7 @@ def engine_aleplot_pair(data: EngineData, caller, J, K: int, *, level_order):
         order = None
         axes = (data.numeric_axis(first, edges1), data.numeric_axis(second, edges2))
         grid1 = edges1
-    (est,) = _run(data, [Plan(axes)], caller)
+    (est,) = _run(data, [Plan(axes, ALEPLOT)], caller)
     effect = PairEffect(grid1=grid1, grid2=edges2, effects=est.effects, counts=est.counts,
                         empty_cells=est.empty_cells, local_effects=est.local_effects, level_order=order,
                         estimate=est)

@@ -219,11 +219,11 @@ def ale_plans(data: EngineData, entries: list, options: list, conventions: str, 
     convention = CONVENTIONS[conventions]
     for names, kind, axes, level_order, grid in staged:
         if kind == "numeric":
-            planned.append((names, kind, Plan((_axis(data, axes[0]),), spread=True)))
+            planned.append((names, kind, Plan((_axis(data, axes[0]),), convention, spread=True)))
             continue
         if kind == "categorical":
             order = data.level_order(axes[0], level_order, caller=caller)
-            planned.append((names, kind, Plan((data.level_axis(axes[0], order),), spread=True)))
+            planned.append((names, kind, Plan((data.level_axis(axes[0], order),), convention, spread=True)))
             continue
         first, second = axes
         limit = pair_cell_limit(data.n_rows)
@@ -233,12 +233,12 @@ def ale_plans(data: EngineData, entries: list, options: list, conventions: str, 
             _check_cells(data, names, shape, n_intervals, grid, f"Use n_intervals <= {max(1, limit // shape[0]):,}.",
                          caller)
             planned.append((names, kind, Plan((data.level_axis(first, order), _axis(data, second)),
-                                              imputation=convention.imputation, spread=True)))
+                                              convention, spread=True)))
             continue
         shape = (first.edges.shape[0] - 1, second.edges.shape[0] - 1)
         _check_cells(data, names, shape, n_intervals, grid, f"Use n_intervals <= {math.isqrt(limit):,}.", caller)
         planned.append((names, kind, Plan((_axis(data, first), _axis(data, second)),
-                                          imputation=convention.imputation, spread=True)))
+                                          convention, spread=True)))
     return planned
 
 

@@ -131,35 +131,14 @@ def open_bar(progress: bool | None, *, total: float, unit: str, desc: str, strea
 def expected_rows(plan, frame) -> int:
     """Rows the model is asked about for one effect's plan on an in-memory frame.
 
-    The rules of :mod:`pyale._core.local`: numeric 2 per row inside the
-    grid; categorical the rows as observed plus those that can move one
-    level up plus those that can move one level down; numeric x numeric 4
-    per row inside both grids; categorical x numeric 4 per row and
-    direction.  A plan the rules do not know (another package's
-    conventions) is estimated at 2 per row and axis.
+    Its convention's count (:meth:`~pyale._core.conventions.base.Convention.model_rows`):
+    under ALEPlot's and iml's rules, numeric 2 per row inside the grid;
+    categorical the rows as observed plus those that can move one level up
+    plus those that can move one level down; numeric x numeric 4 per row
+    inside both grids; categorical x numeric 4 per row and direction.  Under
+    the ``ale`` package's rules it is estimated at 2 per row and axis.
     """
-    from ._core.local import LevelAxis
-
-    n = frame.shape[0]
-    if getattr(plan, "rules", "aleplot") != "aleplot":
-        return 2 * len(plan.axes) * n
-    axes = plan.axes
-    if len(axes) == 1:
-        axis = axes[0]
-        if not isinstance(axis, LevelAxis):
-            return 2 * int(np.count_nonzero(axis.bins(frame) >= 0))
-        rank = axis.ranks(frame)
-        present = int(np.count_nonzero(rank >= 0))
-        return present + int(np.count_nonzero((rank >= 0) & (rank < axis.n_levels - 1))) + int(
-            np.count_nonzero(rank > 0))
-    first, second = axes
-    inside = second.bins(frame) >= 0
-    if not isinstance(first, LevelAxis):
-        return 4 * int(np.count_nonzero(inside & (first.bins(frame) >= 0)))
-    rank = first.ranks(frame)
-    usable = inside & (rank >= 0)
-    return 4 * (int(np.count_nonzero(usable & (rank < first.n_levels - 1)))
-                + int(np.count_nonzero(usable & (rank > 0))))
+    return plan.convention.model_rows(plan, frame)
 
 
 def short_label(names: Sequence) -> str:

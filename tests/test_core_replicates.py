@@ -16,6 +16,7 @@ import pytest
 
 from pyale._core.bootstrap import CHUNK, make_draws
 from pyale._core.calls import ModelCaller
+from pyale._core.conventions import ALEPLOT, IML
 from pyale._core.estimate import estimate
 from pyale._core.local import LevelAxis, NumericAxis, Plan
 from pyale._engines.pandas import PandasEngine
@@ -47,11 +48,11 @@ def _plans(frame):
     x1 = _numeric_axis(frame, "x1", 6)
     x2 = _numeric_axis(frame, "x2", 5)
     return [
-        Plan((x1,), spread=True),
-        Plan((levels,), spread=True),
-        Plan((x1, x2), spread=True),
-        Plan((levels, x2), spread=True),
-        Plan((x2, x1), imputation="iml", spread=True),
+        Plan((x1,), ALEPLOT, spread=True),
+        Plan((levels,), ALEPLOT, spread=True),
+        Plan((x1, x2), ALEPLOT, spread=True),
+        Plan((levels, x2), ALEPLOT, spread=True),
+        Plan((x2, x1), IML, spread=True),
     ]
 
 
@@ -100,7 +101,7 @@ def test_each_replicate_is_the_plain_effect_of_its_resampled_rows(n):
     for b in range(draws.n_replicates):
         rows = np.repeat(np.arange(n), counts[b].astype(int))
         resampled = frame.iloc[rows].reset_index(drop=True)
-        again = estimate(PandasEngine(resampled), [Plan(p.axes, empty_intervals="zero", imputation=p.imputation) for p in plans], _caller())
+        again = estimate(PandasEngine(resampled), [Plan(p.axes, p.convention, empty_intervals="zero") for p in plans], _caller())
         for est, ref in zip(boot, again):
             np.testing.assert_allclose(est.replicates[b], ref.effects, rtol=1e-10, atol=1e-10)
             np.testing.assert_allclose(est.replicate_counts[b], ref.counts, rtol=0, atol=0)

@@ -1,7 +1,7 @@
 """``pyale.ALE``: R's ``ale::ALE()`` (ale 0.5.0) and its ``get()``.
 
 The effects come from pyale's one estimator core with ale's rules
-(:mod:`pyale._core.ale_local`, :mod:`pyale._core.ale_accumulate`); the
+(:mod:`pyale._core.conventions.alepkg`); the
 bootstrap replicates are the rows R resamples (:func:`pyale._rbase.rng.ale_bootstrap_rows`)
 as reweighted local differences (no extra model call); the tables, bands and
 statistics are built as ``ale`` builds them (:mod:`pyale._alepkg.tables`,
@@ -19,6 +19,7 @@ import pandas as pd
 from .. import _present
 from .._core.bounds import check_effects, check_pair_cells, check_replicates, effect_values
 from .._core.calls import ModelCaller
+from .._core.conventions import ALE_PACKAGE
 from .._core.estimate import estimate
 from .._core.explicit_draws import ExplicitDraws
 from .._core.local import Plan
@@ -221,7 +222,7 @@ class ALE:
         self.y_summary = y_summary(values, self.y_cats, y_col if y_col is not None else "yhat")
         self._values = values
         self._check_boot_it(ordered, infos, len(self.y_cats))
-        plans = [Plan(tuple(infos[n].axis for n in term), rules="ale") for term in ordered]
+        plans = [Plan(tuple(infos[n].axis for n in term), ALE_PACKAGE) for term in ordered]
         draws = None
         if self.boot_it:
             # R's resamples, drawn again for each pass over them: memory does not grow with boot_it x rows.

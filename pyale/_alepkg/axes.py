@@ -1,4 +1,4 @@
-"""Each feature's ale type and bins, as core axes (``rules="ale"``).
+"""Each feature's ale type and bins, as core axes (plans under :data:`~pyale._core.conventions.alepkg.ALE_PACKAGE`).
 
 ``ale_axis`` decides a column's type as ``ale`` 0.5.0 does
 (:func:`~pyale._alepkg.types.ale_var_type`) and builds the axis the
@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
-from .._core.ale_local import AleLevelAxis, AleNumericAxis, ale_numeric_bins
+from .._core.conventions.alepkg import AleLevelAxis, AleNumericAxis, ale_numeric_bins
 from .._core.features import missing_error, read_covariate, read_feature
 from .._core.levels import Covariate, level_distances
 from .._rbase import stable_order

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.ale_local import AleLevelAxis
+from .._core.conventions.alepkg import ALE_PACKAGE, AleLevelAxis
 from .._core.bounds import check_pair_cells
 from .._core.grid import resolve_level_order
 from .._core.features import read_feature
@@ -63,4 +63,4 @@ def ale_plan(X, entry: tuple, n_intervals: int | None, level_order, *, caller: s
         check_pair_cells(X.shape[0], shape, param="n_intervals", caller=caller, features=tuple(entry),
                          value=n_intervals, advice="Use a smaller n_intervals.")
     kind = " x ".join(result_kind(info.ale_type) for info in infos)
-    return tuple(entry), kind, Plan(tuple(info.axis for info in infos), spread=True, rules="ale")
+    return tuple(entry), kind, Plan(tuple(info.axis for info in infos), ALE_PACKAGE, spread=True)

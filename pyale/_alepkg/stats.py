@@ -1,9 +1,10 @@
-"""The ALE statistics of R's ``ale`` 0.5.0 (Okoli 2023): ALED, ALER, NALED, NALER.
+"""The ALE statistics of R's ``ale`` 0.5.0 (Okoli 2023) as :class:`pyale.ALE` tables them.
 
-Pure functions of centred effects, counts and the response values; they
-mirror ``ale:::calc_stats``, ``ale:::calc_stats_2D`` and
-``ale:::create_ale_y_norm_function`` (``R/stats.R``) and the bootstrap summary
-of ``ale:::calc_ale``.  See ``docs/ale-package.md``, section 7.
+ALED, ALER, NALED and NALER themselves are defined once, in
+:mod:`pyale._core.stats`; here are the values and counts R's ``ale`` weighs
+with them per replicate (``ale:::calc_stats``, ``ale:::calc_stats_2D``), the
+normaliser's R name (``ale:::create_ale_y_norm_function``) and the bootstrap
+summary of ``ale:::calc_ale``.  See ``docs/ale-package.md``, section 7.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Callable
 
 import numpy as np
 
-from .._core.stats import Normaliser
+from .._core.stats import STATISTICS, Normaliser, aled, aler, naled, naler
 from .._rbase import quantile_type7
 
 __all__ = [
@@ -27,7 +28,6 @@ __all__ = [
     "summarise_statistics",
 ]
 
-STATISTICS = ("aled", "aler_min", "aler_max", "naled", "naler_min", "naler_max")
 SUMMARY_COLUMNS = ("estimate", "conf.low", "mean", "median", "conf.high")
 
 
@@ -85,11 +85,6 @@ def normaliser(response) -> Callable[[np.ndarray], np.ndarray]:
     return Normaliser.from_response(np.asarray(response, dtype=float).ravel())
 
 
-def _aled(values: np.ndarray, counts: np.ndarray) -> float:
-    total = counts.sum()
-    return float(np.abs(values * counts).sum() / total) if total != 0 else math.nan
-
-
 def ale_statistics_1d(effects, counts, *, numeric: bool, norm: Callable) -> dict[str, float]:
     """ALED, ALER, NALED, NALER of one centred 1-D curve (``ale:::calc_stats``).
 
@@ -116,18 +111,17 @@ def ale_statistics_1d(effects, counts, *, numeric: bool, norm: Callable) -> dict
     n = np.asarray(counts, dtype=float).ravel()
     keep = ~np.isnan(y)
     y, n = y[keep], n[keep]
-    norm_y = norm(y)
-    aler = (float(y.min()), float(y.max())) if y.size else (math.inf, -math.inf)
-    naler = (float(norm_y.min()), float(norm_y.max())) if y.size else (math.inf, -math.inf)
+    ranges = [float(bound[0]) for bound in (*aler(y[:, None]), *naler(y[:, None], norm))]
     if numeric:
         if y.size < 2:  # R: the merged count becomes NA, and so do ALED and NALED
-            return dict(zip(STATISTICS, (math.nan, *aler, math.nan, *naler)))
+            return dict(zip(STATISTICS, (math.nan, *ranges[:2], math.nan, *ranges[2:])))
         mid = (y[:-1] + y[1:]) / 2
         w = n[1:].copy()
         w[0] += n[0]
     else:
         mid, w = y, n
-    return dict(zip(STATISTICS, (_aled(mid, w), *aler, _aled(norm(mid), w), *naler)))
+    deviation, normalised = float(aled(mid[:, None], w)[0]), float(naled(mid[:, None], w, norm)[0])
+    return dict(zip(STATISTICS, (deviation, *ranges[:2], normalised, *ranges[2:])))
 
 
 def ale_statistics_2d(effects, counts, *, numeric: tuple[bool, bool], norm: Callable) -> dict[str, float]:

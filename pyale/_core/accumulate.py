@@ -22,7 +22,6 @@ __all__ = [
     "fill_empty_cells",
     "pair_surface",
     "categorical_pair_surface",
-    "mid_scaled",
 ]
 
 
@@ -53,17 +52,6 @@ def level_centre(curve: np.ndarray, weight: np.ndarray) -> np.ndarray:
     """Subtract the level-frequency-weighted mean (ALEPlot's categorical centring)."""
     shares = weight / weight.sum(axis=-1, keepdims=True)
     return curve - (curve * shares[..., None]).sum(axis=-2)[..., None, :]
-
-
-def mid_scaled(edges: np.ndarray, layout: str = "aleplot") -> np.ndarray:
-    """Cell mid-points divided by the range, as the nearest-cell search measures them.
-
-    ALEPlot evaluates ``((a + b) / 2) / range``; iml 0.11.4's ``impute_cells``
-    ``(a + b) / (2 * range)``: the doubles can differ, and decide ties.
-    """
-    if layout == "iml":
-        return (edges[:-1] + edges[1:]) / (2 * (edges[-1] - edges[0]))
-    return (edges[:-1] + edges[1:]) / 2 / (edges[-1] - edges[0])
 
 
 def fill_empty_cells(

@@ -48,7 +48,7 @@ from .conventions import _MAX_INTERVALS_PER_ROW, Convention
 from .features import (
     Feature, infinite_error, kind_error, missing_error, overflow_error, rounded_integers, warn_rounded,
 )
-from .grid import every_value_is_an_edge, resolve_level_order
+from .grid import resolve_level_order
 from .levels import level_distances_from_summary
 from .local import LevelAxis, NumericAxis
 
@@ -370,10 +370,10 @@ class EngineData:
             check = checks[name]
             n = check.n_finite
             if self.weight is None:
-                every = every_value_is_an_edge(n, n_intervals, convention.name)
+                every = convention.every_value_is_an_edge(n, n_intervals)
             else:
                 every = self._weighted_every(check, n_intervals, feature, param)
-            rounding[name] = feature.integer and convention.name == "iml"
+            rounding[name] = feature.integer and convention.rounds_integer_edges
             if every:
                 out[name] = self._distinct(name, n_intervals, param)
                 continue

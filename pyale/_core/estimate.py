@@ -1,10 +1,12 @@
 """One ALE estimate: grid -> map over row blocks -> reduce.
 
-:func:`estimate` runs the map stage (:mod:`pyale._core.local`) on every
+:func:`estimate` runs the map stage (each plan's convention's
+:meth:`~pyale._core.conventions.base.Convention.block_entries`) on every
 block of an engine, turns each block's entries into group sums
 (:mod:`pyale._core.sums`: weighted, with bootstrap replicates), adds the
-blocks up and finishes each effect (:mod:`pyale._core.accumulate`).  Every
-front-end (ALEPlot, iml, ``ale()``) and every engine (pandas, Dask, Spark)
+blocks up and finishes each effect (the convention's
+:meth:`~pyale._core.conventions.base.Convention.finish`).  Every front-end
+(ALEPlot, iml, ``ale()``, ``ALE``) and every engine (pandas, Dask, Spark)
 goes through here.
 """
 
@@ -15,15 +17,14 @@ from typing import Callable
 
 import numpy as np
 
-from . import accumulate
 from .bootstrap import CHUNK, BootstrapDraws
 from .calls import PredictionError
 from .explicit_draws import ExplicitDraws
-from .local import LevelAxis, Plan, block_entries, shares_rows
+from .local import Plan
 from .shifted import ShiftedFrames
-from .sums import GroupSums, group_sums, replicate_sums
+from .sums import group_sums, replicate_sums
 
-__all__ = ["Estimate", "estimate", "finish", "require_finite_effects"]
+__all__ = ["Estimate", "estimate", "require_finite_effects"]
 
 
 @dataclass(frozen=True)
@@ -129,7 +130,7 @@ def block_sums(
     a block take the block's own weights).
     """
 
-    sharing = [i for i, plan in enumerate(plans) if shares_rows(plan)]
+    sharing = [i for i, plan in enumerate(plans) if plan.convention.shares_rows(plan)]
 
     def func(block, offset):
         if weight_column is not None:
@@ -140,8 +141,8 @@ def block_sums(
         # Effects that predict every row share one private copy of the block's rows.
         frames = ShiftedFrames(block)
         per_plan = [
-            block_entries(plan, block, caller, rows_per_call=rows_per_call,
-                          shared=(frames, i == sharing[-1]) if i in sharing else None)
+            plan.convention.block_entries(plan, block, caller, rows_per_call=rows_per_call,
+                                          shared=(frames, i == sharing[-1]) if i in sharing else None)
             for i, plan in enumerate(plans)
         ]
         del frames
@@ -185,7 +186,7 @@ def estimate(
     func = block_sums(plans, caller, weights=weights, draws=draws, chunk_weights=chunk_weights,
                       rows_per_call=rows_per_call, weight_column=weight_column)
     totals = engine.map_reduce(func, columns=columns)
-    return [finish(plan, sums) for plan, sums in zip(plans, totals)]
+    return [plan.convention.finish(plan, sums) for plan, sums in zip(plans, totals)]
 
 
 def require_finite_effects(effects: np.ndarray, what: str) -> np.ndarray:
@@ -201,110 +202,3 @@ def require_finite_effects(effects: np.ndarray, what: str) -> np.ndarray:
             "float64 (the predictions are too close to +-1.8e308). Rescale the model's output."
         )
     return effects
-
-
-def _empty_interval_error(plan: Plan, k: int) -> ValueError:
-    axis = plan.axes[0]
-    return ValueError(
-        f"Interval ({float(axis.edges[k])!r}, {float(axis.edges[k + 1])!r}] of column {axis.name!r} "
-        "holds no row; ALE needs at least one row per interval."
-    )
-
-
-def _sd(sums: GroupSums) -> np.ndarray | None:
-    if sums.spread is None or sums.total is None:
-        return None
-    with np.errstate(invalid="ignore", divide="ignore"):
-        w = sums.weight[:, None]
-        return np.where(w > 0, np.sqrt(np.maximum(sums.spread, 0.0) / np.where(w > 0, w, 1.0)), np.nan)
-
-
-def _replicate_local(sums: GroupSums, full: np.ndarray) -> np.ndarray | None:
-    """Replicates' local means; a group no drawn row falls into keeps the full data's mean."""
-    if sums.replicate_total is None:
-        return None
-    local = accumulate.local_means(sums.replicate_total, sums.replicate_weight)
-    return np.where(np.isnan(local), full, local)
-
-
-def _replicate_weights(replicate: np.ndarray, full: np.ndarray) -> np.ndarray:
-    """Replicates' cell weights for centring a pair, a row or column without any drawn row
-    taking the full data's weights (its first-order step is otherwise undefined)."""
-    out = np.array(replicate, copy=True)
-    empty_rows = out.sum(axis=-1) == 0  # (B, n1)
-    if empty_rows.any():
-        b, i = np.nonzero(empty_rows)
-        out[b, i, :] = full[i, :]
-    empty_columns = out.sum(axis=-2) == 0  # (B, n2)
-    if empty_columns.any():
-        b, j = np.nonzero(empty_columns)
-        out[b, :, j] = full[:, j].T
-    return out
-
-
-def finish(plan: Plan, sums: dict) -> Estimate:
-    """Turn the summed blocks of one plan into its centred effect (and replicates)."""
-    if plan.rules == "ale":
-        from .ale_accumulate import finish as ale_finish
-
-        return ale_finish(plan, sums)
-    local_sums = sums["local"]
-    kind = plan.kind
-    local = accumulate.local_means(local_sums.total, local_sums.weight)
-    sd = _sd(local_sums)
-    replicates = replicate_counts = None
-    if kind in ("numeric", "categorical"):
-        empty = local_sums.weight == 0
-        if empty.any():
-            if kind == "numeric" and plan.empty_intervals == "error":
-                raise _empty_interval_error(plan, int(np.flatnonzero(empty)[0]))
-            local = np.where(empty[:, None], 0.0, local)
-        curve = accumulate.main_curve(local)
-        centre_sums = local_sums if kind == "numeric" else sums["centre"]
-        centre = accumulate.numeric_centre if kind == "numeric" else accumulate.level_centre
-        effects = centre(curve, centre_sums.weight)
-        rep_local = _replicate_local(local_sums, local)
-        if rep_local is not None:
-            replicate_counts = centre_sums.replicate_weight
-            replicates = centre(accumulate.main_curve(rep_local), replicate_counts)
-        require_finite_effects(effects, plan.purpose)
-        return Estimate(plan, effects, _counts(centre_sums), local, sd, None, replicates, replicate_counts)
-
-    first, second = plan.axes
-    row_major = plan.imputation == "iml"
-    coord2 = accumulate.mid_scaled(second.edges, plan.imputation)
-    if isinstance(first, LevelAxis):
-        shape = (first.n_levels - 1, second.n_intervals)
-        coord1 = np.arange(1, first.n_levels) / (first.n_levels - 1)
-        centre_sums = sums["centre"]
-        centre_shape = (first.n_levels, second.n_intervals)
-        surface = accumulate.categorical_pair_surface
-    else:
-        shape = (first.n_intervals, second.n_intervals)
-        coord1 = accumulate.mid_scaled(first.edges, plan.imputation)
-        centre_sums = local_sums
-        centre_shape = shape
-        surface = accumulate.pair_surface
-    m = local.shape[-1]
-    means = local.reshape(shape + (m,))
-    empty = (local_sums.weight == 0).reshape(shape)
-    filled = accumulate.fill(means, (coord1, coord2), row_major)
-    effects = surface(filled, centre_sums.weight.reshape(centre_shape))
-    if local_sums.replicate_total is not None:
-        B = local_sums.replicate_total.shape[0]
-        rep_means = accumulate.local_means(local_sums.replicate_total, local_sums.replicate_weight)
-        rep_filled = accumulate.fill(rep_means.reshape((B,) + shape + (m,)), (coord1, coord2), row_major)
-        replicate_counts = centre_sums.replicate_weight.reshape((B,) + centre_shape)
-        weights = _replicate_weights(replicate_counts, centre_sums.weight.reshape(centre_shape))
-        replicates = surface(rep_filled, weights)
-    counts = _counts(centre_sums).reshape(centre_shape)
-    sd = None if sd is None else sd.reshape(shape + (m,))
-    require_finite_effects(effects, plan.purpose)
-    return Estimate(plan, effects, counts, filled, sd, empty, replicates, replicate_counts)
-
-
-def _counts(sums: GroupSums) -> np.ndarray:
-    """Rows per group (integers) without weights, the weight sums otherwise."""
-    if np.array_equal(sums.weight, sums.rows):
-        return sums.rows.astype(np.int64)
-    return sums.weight

@@ -16,6 +16,7 @@ import pandas as pd
 from .._engines.pandas import PandasEngine
 from .. import _threads as threads
 from .._rbase import bin_right_closed
+from .conventions import ALEPLOT, Convention
 from .estimate import Estimate, estimate
 from .features import Feature
 from .local import LevelAxis, NumericAxis, Plan
@@ -86,6 +87,7 @@ def numeric_main_effect(
     caller,
     *,
     empty_intervals: str = "error",
+    convention: Convention = ALEPLOT,
     rows_per_call: int | None = None,
 ) -> MainEffect:
     """ALE of a numeric feature over the given interval edges.
@@ -104,12 +106,15 @@ def numeric_main_effect(
         ``"zero"``: a local effect of 0, so the curve is flat across it and
         its zero count leaves the centring unchanged (what iml 0.11.4 means
         to do for user grids with ``cumsum_na``).
+    convention : Convention, default ALEPLOT
+        Whose rules move the rows and centre the curve
+        (:mod:`pyale._core.conventions`).
     rows_per_call : int, optional
         At most this many rows per model call (default: ``caller.max_rows``
         when the caller has one); shifted copies are built per block of
         rows, which caps memory.
     """
-    plan = Plan((numeric_axis(frame, feature, edges),), empty_intervals=empty_intervals)
+    plan = Plan((numeric_axis(frame, feature, edges),), convention, empty_intervals=empty_intervals)
     (result,) = estimate(PandasEngine(frame), [plan], caller, rows_per_call=rows_per_call)
     return MainEffect(grid=edges, effects=result.effects, counts=result.counts,
                       local_effects=result.local_effects, estimate=result)
@@ -121,6 +126,7 @@ def categorical_main_effect(
     level_order: np.ndarray,
     caller,
     *,
+    convention: Convention = ALEPLOT,
     rows_per_call: int | None = None,
 ) -> MainEffect:
     """ALE of a categorical feature with its levels in ``level_order``.
@@ -134,10 +140,10 @@ def categorical_main_effect(
     ----------
     level_order : numpy.ndarray
         Indices into ``feature.levels``, lowest first (at least two levels).
-    rows_per_call : int, optional
+    convention, rows_per_call
         As for :func:`numeric_main_effect`.
     """
-    plan = Plan((level_axis(frame, feature, level_order),))
+    plan = Plan((level_axis(frame, feature, level_order),), convention)
     (result,) = estimate(PandasEngine(frame), [plan], caller, rows_per_call=rows_per_call)
     labels = tuple(feature.levels[i] for i in level_order)
     return MainEffect(grid=labels, effects=result.effects, counts=result.counts,

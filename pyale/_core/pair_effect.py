@@ -3,7 +3,7 @@
 Thin entry points for the front-ends (see :mod:`pyale._core.main_effect`):
 the estimator itself is :func:`pyale._core.estimate.estimate`; the centring
 follows ALEPlot 1.1 (iml 0.11.4 removes the same first-order effects and
-constant; ``conventions="iml"`` changes only the nearest-cell search).
+constant; :data:`~pyale._core.conventions.IML` changes only the nearest-cell search).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .._engines.pandas import PandasEngine
+from .conventions import ALEPLOT, Convention
 from .estimate import Estimate, estimate
 from .features import Feature
 from .local import Plan
@@ -66,7 +67,7 @@ def numeric_pair_effect(
     edges2: np.ndarray,
     caller,
     *,
-    conventions: str = "aleplot",
+    convention: Convention = ALEPLOT,
     rows_per_call: int | None = None,
 ) -> PairEffect:
     """Second-order ALE of two numeric features.
@@ -77,8 +78,7 @@ def numeric_pair_effect(
     count-weighted first-order effects and a count-weighted constant are
     removed.  Rows outside either grid are left out.
     """
-    plan = Plan((numeric_axis(frame, first, edges1), numeric_axis(frame, second, edges2)),
-                imputation="iml" if conventions == "iml" else "aleplot")
+    plan = Plan((numeric_axis(frame, first, edges1), numeric_axis(frame, second, edges2)), convention)
     (result,) = estimate(PandasEngine(frame), [plan], caller, rows_per_call=rows_per_call)
     return PairEffect(grid1=edges1, grid2=edges2, effects=result.effects, counts=result.counts,
                       empty_cells=result.empty_cells, local_effects=result.local_effects, estimate=result)
@@ -92,7 +92,7 @@ def categorical_numeric_pair_effect(
     edges2: np.ndarray,
     caller,
     *,
-    conventions: str = "aleplot",
+    convention: Convention = ALEPLOT,
     rows_per_call: int | None = None,
 ) -> PairEffect:
     """Second-order ALE of a categorical (first) and a numeric (second) feature, as ALEPlot 1.1.
@@ -104,8 +104,7 @@ def categorical_numeric_pair_effect(
     number of jumps), and the surface over (level, edge) nodes is
     accumulated and centred with level-averaged counts.
     """
-    plan = Plan((level_axis(frame, first, level_order), numeric_axis(frame, second, edges2)),
-                imputation="iml" if conventions == "iml" else "aleplot")
+    plan = Plan((level_axis(frame, first, level_order), numeric_axis(frame, second, edges2)), convention)
     (result,) = estimate(PandasEngine(frame), [plan], caller, rows_per_call=rows_per_call)
     return PairEffect(
         grid1=tuple(first.levels[i] for i in level_order), grid2=edges2, effects=result.effects,

@@ -14,6 +14,11 @@ NALED, NALER
     otherwise ``-100 * ecdf(-c[c <= 0])(-v) / 2`` for ``v < 0`` and
     ``100 * ecdf(c[c >= 0])(v) / 2`` for ``v > 0`` (-50 to 50).
 
+Each statistic is defined once, here (:func:`aled`, :func:`aler`,
+:func:`naled`, :func:`naler`), for ``pyale.ale`` and ``pyale.ALE`` alike;
+which values and counts they weigh is each front-end's (below for
+``pyale.ale``; :mod:`pyale._alepkg.stats` for R's per-replicate tables).
+
 Definitions as R's ``ale`` 0.5.0 implements them (``R/stats.R``:
 ``calc_stats``, ``calc_stats_2D``, ``create_ale_y_norm_function``).  They
 act on centred effects and on the counts used for centring:
@@ -37,7 +42,7 @@ import numpy as np
 
 from .._rbase.exact import exact_prefix_sums
 
-__all__ = ["STATISTICS", "Normaliser", "ale_statistics", "interval_values"]
+__all__ = ["STATISTICS", "Normaliser", "aled", "aler", "naled", "naler", "ale_statistics", "interval_values"]
 
 #: Row labels of a statistics table, in order.
 STATISTICS = ("aled", "aler_min", "aler_max", "naled", "naler_min", "naler_max")
@@ -159,6 +164,37 @@ def interval_values(effects: np.ndarray, numeric: tuple[bool, ...]) -> np.ndarra
     return (later + earlier) / 2
 
 
+def aled(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """ALED: the ``weights``-weighted mean of ``|values|`` over the groups.
+
+    ``values`` is ``(..., G, m)`` (groups, then outputs) and ``weights``
+    ``(..., G)``; returns ``(..., m)``, NaN where the weights sum to 0.
+    """
+    w = np.asarray(weights, dtype=float)[..., None]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (np.abs(values) * w).sum(axis=-2) / w.sum(axis=-2)
+
+
+def aler(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """ALER: ``(min, max)`` of ``(..., G, m)`` values over the groups; ``(+inf, -inf)`` without a
+    group (R's ``min`` and ``max`` of nothing)."""
+    return values.min(axis=-2, initial=np.inf), values.max(axis=-2, initial=-np.inf)
+
+
+def naled(values: np.ndarray, weights: np.ndarray, normaliser) -> np.ndarray:
+    """NALED: :func:`aled` of the normalised values."""
+    return aled(normaliser(values), weights)
+
+
+def naler(values: np.ndarray, normaliser) -> tuple[np.ndarray, np.ndarray]:
+    """NALER: the normalised :func:`aler` (the normaliser is monotone, so these are also the
+    range of the normalised values); ``(+inf, -inf)`` without a group, as :func:`aler`."""
+    low, high = aler(values)
+    if values.shape[-2] == 0:
+        return low, high
+    return normaliser(low), normaliser(high)
+
+
 def ale_statistics(
     effects: np.ndarray, counts: np.ndarray, numeric: tuple[bool, ...], normaliser: Normaliser
 ) -> np.ndarray:
@@ -186,14 +222,16 @@ def ale_statistics(
     """
     n_grid = len(numeric)
     effects = np.asarray(effects, dtype=float)
-    values = interval_values(effects, numeric)
+    values = _groups(interval_values(effects, numeric), n_grid)
     counts = np.asarray(counts, dtype=float)
-    weights = counts.reshape(counts.shape + (1,))
-    grid_axes = tuple(range(values.ndim - 1 - n_grid, values.ndim - 1))
-    total = weights.sum(axis=grid_axes)
-    aled = (np.abs(values) * weights).sum(axis=grid_axes) / total
-    naled = (np.abs(normaliser(values)) * weights).sum(axis=grid_axes) / total
-    ranged = effects if n_grid == 1 else values
-    range_axes = tuple(range(ranged.ndim - 1 - n_grid, ranged.ndim - 1))
-    low, high = ranged.min(axis=range_axes), ranged.max(axis=range_axes)
-    return np.stack([aled, low, high, naled, normaliser(low), normaliser(high)], axis=-2)
+    weights = counts.reshape(counts.shape[: counts.ndim - n_grid] + (-1,))
+    ranged = _groups(effects, n_grid) if n_grid == 1 else values
+    low, high = aler(ranged)
+    deviation = aled(values, weights)
+    normalised = naled(values, weights, normaliser)
+    return np.stack([deviation, low, high, normalised, *naler(ranged, normaliser)], axis=-2)
+
+
+def _groups(values: np.ndarray, n_grid: int) -> np.ndarray:
+    """``(..., *grid, m)`` as ``(..., G, m)``: the grid's cells in C order."""
+    return values.reshape(values.shape[: values.ndim - 1 - n_grid] + (-1, values.shape[-1]))

@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from .._core.conventions import CONVENTIONS
+from .._core.conventions import IML
 from .._core.engine_grid import EngineData, InsideRange, is_engine_frame
 from .._core.engine_passes import PDAxis, engine_estimate, pd_sums, probe, probe_rows
 from .._core.features import Feature
@@ -87,7 +87,7 @@ def _estimate(data: EngineData, plan: Plan, predict):
 
 def _edges(data: EngineData, feature: Feature, size: int, points) -> np.ndarray:
     if points is None:
-        return data.edges([feature], CONVENTIONS["iml"], size, param="grid_size")[feature.name]
+        return data.edges([feature], IML, size, param="grid_size")[feature.name]
     return np.unique(np.asarray(points, dtype=float))
 
 
@@ -126,7 +126,7 @@ def engine_run(effect) -> pd.DataFrame:
     feature = effect._features[0]
     if feature.categorical:
         order = _order(data, feature)
-        est = _estimate(data, Plan((data.level_axis(feature, order),)), predict)
+        est = _estimate(data, Plan((data.level_axis(feature, order),), IML), predict)
         effect.effect = MainEffect(grid=tuple(feature.levels[i] for i in order), effects=est.effects,
                                    counts=est.counts, local_effects=est.local_effects, level_order=order,
                                    estimate=est)
@@ -139,7 +139,7 @@ def engine_run(effect) -> pd.DataFrame:
         below, counts, above = data.interval_counts({feature.name: edges})[feature.name]
         _warn_outside(data, int(counts.sum()), [feature.name])
         occupied = counts > 0
-    plan = Plan((data.numeric_axis(feature, edges, occupied),), empty_intervals="zero")
+    plan = Plan((data.numeric_axis(feature, edges, occupied),), IML, empty_intervals="zero")
     est = _estimate(data, plan, predict)
     effect.effect = MainEffect(grid=edges, effects=est.effects, counts=est.counts, local_effects=est.local_effects,
                                estimate=est)
@@ -171,7 +171,7 @@ def _pair(effect, data: EngineData, predict):
             occupied = [found[first.name][1] > 0, found[second.name][1] > 0]
         check_cells(effect, inside.n_rows, (len(edges1) - 1, len(edges2) - 1), points, (first, second))
         plan = Plan((data.numeric_axis(first, edges1, occupied[0]), data.numeric_axis(second, edges2, occupied[1])),
-                    imputation="iml")
+                    IML)
         est = _estimate(data, plan, predict)
         pair = PairEffect(grid1=edges1, grid2=edges2, effects=est.effects, counts=est.counts,
                           empty_cells=est.empty_cells, local_effects=est.local_effects, estimate=est)
@@ -193,7 +193,7 @@ def _pair(effect, data: EngineData, predict):
     cells = (len(cat.levels), len(edges) - 1) if first.categorical else (len(edges) - 1, len(cat.levels))
     check_cells(effect, inside.n_rows, cells, points, (first, second))
     order = _order(inside, cat)
-    plan = Plan((data.level_axis(cat, order), data.numeric_axis(num, edges, occupied)), imputation="iml")
+    plan = Plan((data.level_axis(cat, order), data.numeric_axis(num, edges, occupied)), IML)
     est = _estimate(data, plan, predict)
     pair = PairEffect(grid1=tuple(cat.levels[i] for i in order), grid2=edges, effects=est.effects,
                       counts=est.counts, empty_cells=est.empty_cells, local_effects=est.local_effects,

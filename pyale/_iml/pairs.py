@@ -17,6 +17,7 @@ import pandas as pd
 import math
 
 from .._core.bounds import check_pair_cells, pair_cell_limit
+from .._core.conventions import IML
 from .._core.features import read_feature
 from .._core.pair_effect import categorical_numeric_pair_effect, numeric_pair_effect
 from .tables import class_column, iml_level_order, numeric_ale_edges, results_frame, rows_inside
@@ -81,7 +82,7 @@ def ale_pair_results(effect_obj, data: pd.DataFrame, predict):
         user = [edges1 if points[0] is not None else None, edges2 if points[1] is not None else None]
         frame, (f1, f2), _ = rows_inside(data, [first, second], user)
         check_cells(effect_obj, frame.shape[0], (len(edges1) - 1, len(edges2) - 1), points, (first, second))
-        effect = numeric_pair_effect(frame, f1, f2, edges1, edges2, predict, conventions="iml")
+        effect = numeric_pair_effect(frame, f1, f2, edges1, edges2, predict, convention=IML)
         return numeric_pair_table(effect, outputs_of(), first.name, second.name, edges1, edges2), effect
     cat, num = (first, second) if first.categorical else (second, first)
     num_index = 1 if first.categorical else 0
@@ -97,7 +98,7 @@ def ale_pair_results(effect_obj, data: pd.DataFrame, predict):
     cells = (len(cat_in.levels), len(edges) - 1) if first.categorical else (len(edges) - 1, len(cat_in.levels))
     check_cells(effect_obj, frame.shape[0], cells, points, (first, second))
     order = iml_level_order(frame, cat_in)
-    effect = categorical_numeric_pair_effect(frame, cat_in, order, num_in, edges, predict, conventions="iml")
+    effect = categorical_numeric_pair_effect(frame, cat_in, order, num_in, edges, predict, convention=IML)
     return categorical_pair_table(effect, outputs_of(), cat.name, num.name, edges), effect
 
 

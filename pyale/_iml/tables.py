@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from .._core.conventions import IML
 from .._core.main_effect import categorical_main_effect, numeric_main_effect
 from .._core.features import Feature
 from .._core.shifted import categorical_column_values, numeric_column_values
@@ -137,7 +138,7 @@ def _long(effects: np.ndarray, outputs: list, value_name: str) -> dict:
 
 def ale_numeric_results(frame, feature, edges, predict, outputs_of) -> tuple[pd.DataFrame, object]:
     """iml's 1-D ALE of a numeric feature: columns ``.type, [.class], .value, <feature>``."""
-    effect = numeric_main_effect(frame, feature, edges, predict, empty_intervals="zero")
+    effect = numeric_main_effect(frame, feature, edges, predict, empty_intervals="zero", convention=IML)
     return numeric_table(effect, feature.name, edges, outputs_of()), effect
 
 
@@ -152,7 +153,7 @@ def numeric_table(effect, name, edges, outputs) -> pd.DataFrame:
 
 def ale_categorical_results(frame, feature, order, predict, outputs_of) -> tuple[pd.DataFrame, object]:
     """iml's 1-D ALE of a categorical feature: levels in the order used, as a factor."""
-    effect = categorical_main_effect(frame, feature, order, predict)
+    effect = categorical_main_effect(frame, feature, order, predict, convention=IML)
     return categorical_table(effect, feature.name, outputs_of()), effect
 
 
