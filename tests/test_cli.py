@@ -255,7 +255,7 @@ BAD = [
     (["run", "--data", "{in}/grunfeld.csv", "--model", "{in}/ols.pkl", "--features", "value",
       "--drop", "zzz", "--out", "{tmp}"], 2, "--drop: ['zzz'] are not columns of the data"),
     (["run", "--data", "{in}/grunfeld.csv", "--model", "{in}/ols.pkl", "--features", "value",
-      "--intervals", "0", "--out", "{tmp}"], 2, "argument --intervals: must be an integer >= 1, got '0'"),
+      "--intervals", "0", "--out", "{tmp}"], 2, "argument --intervals: must be an integer >= 1 or 'auto', got '0'"),
     (["run", "--data", "{in}/grunfeld.csv", "--model", "{in}/ols.pkl", "--features", "value",
       "--conventions", "r", "--out", "{tmp}"], 2, "argument --conventions: invalid choice: 'r'"),
     (["run", "--data", "{in}/grunfeld.csv", "--model", "{in}/ols.pkl", "--features", "value",

@@ -421,7 +421,7 @@ def test_a_multiclass_pair_png_names_every_class(tmp_path):
     figure = draw_effect(result, X, _effect_title(result, "aleplot"))
     assert figure._suptitle.get_text() == ("ALE of 'a' x 'b' for outputs low, mid, high (numeric x numeric, "
                                            "aleplot conventions)")
-    assert [ax.get_title() for ax in figure.axes if ax.get_title()] == ["low", "mid", "high"]
+    assert [ax.get_title() for ax in figure.axes if ax.get_title()] == ["output: low", "output: mid", "output: high"]
     figure.savefig(tmp_path / "pair.png")
     assert_png(tmp_path / "pair.png")
 

@@ -243,8 +243,10 @@ for param, caller, call in INTEGER_PARAMETERS:
     for value in BAD_INTEGERS:
         if param == "grid_size" and isinstance(value, (list, np.ndarray)) and caller == "FeatureEffect":
             continue  # a sequence of sizes: covered below
-        CASES.append((f"{caller}.{param}={value!r}", (lambda c, v: lambda: c(v))(call, value), TypeError,
-                      int_message(param, caller, value)))
+        message = int_message(param, caller, value)
+        if (caller, param) == ("ale", "n_intervals") and isinstance(value, str):  # n_intervals="auto" exists
+            message = message.replace("an int >= 1.", "an int >= 1 or 'auto'.")
+        CASES.append((f"{caller}.{param}={value!r}", (lambda c, v: lambda: c(v))(call, value), TypeError, message))
     for value in (0, -1, np.int64(0), -3.0):
         CASES.append((f"{caller}.{param}={value!r}", (lambda c, v: lambda: c(v))(call, value), ValueError,
                       int_message(param, caller, value)))
