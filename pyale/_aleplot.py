@@ -13,19 +13,20 @@ from ._core.main_effect import MainEffect, categorical_main_effect, numeric_main
 from ._core.pair_effect import categorical_numeric_pair_effect, numeric_pair_effect
 from ._core.calls import ModelCaller
 from ._core.features import Feature, read_feature, require_intervals, require_levels
+from ._core.frame_grid import FrameData
 from ._core.grid import aleplot_edges, resolve_level_order
 from ._core.bounds import check_pair_cells, pair_cell_limit
 from ._results import ALEPlotResult
 from ._checks import (
-    check_bool, check_feature_options, check_frame, check_int, check_pair_kinds, is_tuple_label, resolve_column,
+    check_bool, check_feature_options, check_frame, check_int, is_tuple_label, resolve_column,
     resolve_pair,
 )
 from ._frames import as_pandas
-from ._engine_plans import is_engine_frame, open_engine
+from ._engine_plans import is_engine_frame, open_engine, read_pair
 from ._engine_aleplot import engine_aleplot_pair, engine_main_effect
 from ._core.engine_passes import probe_rows
 
-__all__ = ["ALEPlot", "ALEPlotResult", "r_shaped_caller", "read_pair"]
+__all__ = ["ALEPlot", "ALEPlotResult", "r_shaped_caller"]
 
 _CALLER = "ALEPlot"
 
@@ -66,19 +67,6 @@ def r_shaped_caller(X, X_model, pred_fun, K, plot, max_rows_per_call, *, caller_
     return K, plot, max_rows_per_call, caller
 
 
-def read_pair(X, names, caller_name, param="J"):
-    """Read a pair of features: numeric x numeric or categorical x numeric, else a clear error.
-
-    ``param`` is how messages name the argument that chose the pair (``J``,
-    or ``features`` for :func:`pyale.ale`).
-    """
-    first = read_feature(X[names[0]], label=f"Column {names[0]!r} ({param}[0])")
-    second = read_feature(X[names[1]], label=f"Column {names[1]!r} ({param}[1])")
-    check_pair_kinds(first.categorical, second.categorical, names, caller_name, param)
-    return first, second
-
-
-
 def _numeric_edges(feature, K, label):
     return require_intervals(aleplot_edges(feature.values, K), f"Column {feature.name!r} ({label})")
 
@@ -86,7 +74,7 @@ def _numeric_edges(feature, K, label):
 def aleplot_pair(X: pd.DataFrame, caller: ModelCaller, J, K: int, *, level_order, caller_name: str):
     """Compute ALEPlot's second-order effect and wrap it as an ALEPlotResult."""
     names = resolve_pair(X, J, caller_name=caller_name)
-    first, second = read_pair(X, names, caller_name)
+    first, second = read_pair(FrameData(X, caller=caller_name), names, caller_name)
     edges2 = _numeric_edges(second, K, "J[1]")
     limit = pair_cell_limit(X.shape[0])
     if first.categorical:

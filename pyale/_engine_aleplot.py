@@ -22,7 +22,7 @@ from ._core.features import Feature, require_intervals, require_levels
 from ._core.local import Plan
 from ._core.main_effect import MainEffect
 from ._core.pair_effect import PairEffect
-from ._engine_plans import engine_read_pair
+from ._engine_plans import read_pair
 from ._rbase import r_seq
 
 __all__ = ["engine_main_effect", "engine_aleplot_pair", "engine_pd_single", "engine_pd_pair"]
@@ -65,7 +65,7 @@ def engine_main_effect(data: EngineData, caller, name, K: int, level_order) -> t
 def engine_aleplot_pair(data: EngineData, caller, J, K: int, *, level_order):
     """ALEPlot of a pair on an engine: ``(names, categorical first, PairEffect)``."""
     names = resolve_pair(data.schema, J, caller_name=_CALLER)
-    first, second = engine_read_pair(data, names, _CALLER)
+    first, second = read_pair(data, names, _CALLER)
     limit = pair_cell_limit(data.n_rows)
     if first.categorical:
         edges2 = _edges(data, [second], K, [f"Column {names[1]!r} (J[1])"])[second.name]
@@ -148,7 +148,7 @@ def engine_pd_single(data: EngineData, caller, name, K: int, rows_per_call):
 def engine_pd_pair(data: EngineData, caller, J, K: int, rows_per_call):
     """PDPlot of a pair: ``(names, kind, grid1, grid2, counts, mean predictions (n1, n2))``."""
     names = resolve_pair(data.schema, J, caller_name="PDPlot")
-    first, second = engine_read_pair(data, names, "PDPlot")
+    first, second = read_pair(data, names, "PDPlot")
     limit = pd_point_limit(data.n_rows)
     if first.categorical:
         n_levels = len(first.levels)

@@ -9,8 +9,9 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from ._aleplot import r_shaped_caller, read_pair
+from ._aleplot import r_shaped_caller
 from ._core.features import Feature, read_feature
+from ._core.frame_grid import FrameData
 from ._core.shifted import categorical_column_values, numeric_column_values
 from ._core.pd import DEFAULT_ROWS_PER_CALL, grid_predictions
 from ._core.bounds import check_pd_points, pd_point_limit
@@ -18,7 +19,7 @@ from ._rbase import bin_right_closed, level_counts, r_seq
 from ._results import PDPlotResult
 from ._checks import is_tuple_label, resolve_column, resolve_pair
 from ._frames import as_pandas
-from ._engine_plans import is_engine_frame, open_engine
+from ._engine_plans import is_engine_frame, open_engine, read_pair
 from ._engine_aleplot import engine_pd_pair, engine_pd_single
 from ._core.engine_passes import probe_rows
 
@@ -91,7 +92,7 @@ def _single_result(columns, name, categorical: bool, grid, counts, means) -> PDP
 
 def _pair(X, caller, J, K, rows_per_call):
     names = resolve_pair(X, J, caller_name=_CALLER)
-    first, second = read_pair(X, names, caller_name=_CALLER)
+    first, second = read_pair(FrameData(X, caller=_CALLER), names, caller_name=_CALLER)
     limit = pd_point_limit(X.shape[0])
     if first.categorical:
         n_levels = len(first.levels)
