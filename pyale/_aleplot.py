@@ -9,36 +9,25 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from ._core.main_effect import MainEffect, categorical_main_effect, numeric_main_effect
-from ._core.pair_effect import categorical_numeric_pair_effect, numeric_pair_effect
-from ._core.calls import ModelCaller
-from ._core.features import Feature, read_feature, require_intervals, require_levels
-from ._core.grid import aleplot_edges, resolve_level_order
 from ._core.bounds import check_pair_cells, pair_cell_limit
+from ._core.calls import ModelCaller
+from ._core.conventions import ALEPLOT
+from ._core.engine_passes import engine_estimate, probe, probe_rows
+from ._core.features import Feature, require_intervals, require_levels
+from ._core.frame_grid import FrameData
+from ._core.local import Plan
+from ._core.main_effect import MainEffect
+from ._core.pair_effect import PairEffect
 from ._results import ALEPlotResult
 from ._checks import (
-    check_bool, check_feature_options, check_frame, check_int, check_pair_kinds, is_tuple_label, resolve_column,
-    resolve_pair,
+    check_bool, check_feature_options, check_frame, check_int, is_tuple_label, resolve_column, resolve_pair,
 )
 from ._frames import as_pandas
-from ._engine_plans import is_engine_frame, open_engine
-from ._engine_aleplot import engine_aleplot_pair, engine_main_effect
-from ._core.engine_passes import probe_rows
+from ._engine_plans import is_engine_frame, open_engine, read_pair
 
-__all__ = ["ALEPlot", "ALEPlotResult", "r_shaped_caller", "read_pair"]
+__all__ = ["ALEPlot", "ALEPlotResult", "r_shaped_caller"]
 
 _CALLER = "ALEPlot"
-
-
-def _main_effect(X, caller, feature: Feature, K: int, level_order) -> MainEffect:
-    label = f"Column {feature.name!r} (J)"
-    check_feature_options(feature.categorical, feature.name, None, level_order, _CALLER)
-    if feature.categorical:
-        require_levels(feature, label)
-        order = resolve_level_order(X, feature, level_order, caller=_CALLER)
-        return categorical_main_effect(X, feature, order, caller)
-    edges = require_intervals(aleplot_edges(feature.values, K), label)
-    return numeric_main_effect(X, feature, edges, caller)
 
 
 def r_shaped_caller(X, X_model, pred_fun, K, plot, max_rows_per_call, *, caller_name: str, native=None):
@@ -66,51 +55,84 @@ def r_shaped_caller(X, X_model, pred_fun, K, plot, max_rows_per_call, *, caller_
     return K, plot, max_rows_per_call, caller
 
 
-def read_pair(X, names, caller_name, param="J"):
-    """Read a pair of features: numeric x numeric or categorical x numeric, else a clear error.
+def _run(data, plans: list, caller) -> list:
+    """The estimate of ``plans`` over the rows; an engine's model is probed on a few rows first."""
+    if not data.engine.in_memory:
+        probe(caller, probe_rows(data))
+    return engine_estimate(data, plans, caller)
 
-    ``param`` is how messages name the argument that chose the pair (``J``,
-    or ``features`` for :func:`pyale.ale`).
+
+def _edges(data, features: list, K: int, labels: list) -> dict:
+    """ALEPlot's edges of numeric features, a constant one refused (in the order given)."""
+    for feature, label in zip(features, labels):
+        low, high = data.value_range(feature.name)
+        if low == high:
+            require_intervals(np.array([low]), label)
+    return data.edges(features, ALEPLOT, K, param="K")
+
+
+def _main_effect(data, caller, name, K: int, level_order) -> tuple[Feature, MainEffect]:
+    """ALEPlot of one feature: ``(feature, MainEffect)``.
+
+    ``data`` is the rows: :class:`~pyale._core.frame_grid.FrameData` for a
+    pandas frame, :class:`~pyale._core.engine_grid.EngineData` for a Dask or
+    Spark one; the plan is built the same way for both.
     """
-    first = read_feature(X[names[0]], label=f"Column {names[0]!r} ({param}[0])")
-    second = read_feature(X[names[1]], label=f"Column {names[1]!r} ({param}[1])")
-    check_pair_kinds(first.categorical, second.categorical, names, caller_name, param)
-    return first, second
+    label = f"Column {name!r} (J)"
+    feature = data.feature(name, label)
+    check_feature_options(feature.categorical, name, None, level_order, _CALLER)
+    if feature.categorical:
+        require_levels(feature, label)
+        order = data.level_order(feature, level_order, caller=_CALLER)
+        (est,) = _run(data, [Plan((data.level_axis(feature, order),), ALEPLOT)], caller)
+        labels = tuple(feature.levels[i] for i in order)
+        return feature, MainEffect(grid=labels, effects=est.effects, counts=est.counts,
+                                   local_effects=est.local_effects, level_order=order, estimate=est)
+    edges = _edges(data, [feature], K, [label])[name]
+    (est,) = _run(data, [Plan((data.numeric_axis(feature, edges),), ALEPLOT)], caller)
+    return feature, MainEffect(grid=edges, effects=est.effects, counts=est.counts,
+                               local_effects=est.local_effects, estimate=est)
 
 
-
-def _numeric_edges(feature, K, label):
-    return require_intervals(aleplot_edges(feature.values, K), f"Column {feature.name!r} ({label})")
-
-
-def aleplot_pair(X: pd.DataFrame, caller: ModelCaller, J, K: int, *, level_order, caller_name: str):
-    """Compute ALEPlot's second-order effect and wrap it as an ALEPlotResult."""
-    names = resolve_pair(X, J, caller_name=caller_name)
-    first, second = read_pair(X, names, caller_name)
-    edges2 = _numeric_edges(second, K, "J[1]")
-    limit = pair_cell_limit(X.shape[0])
+def _pair(data, caller, J, K: int, *, level_order):
+    """ALEPlot of a pair (``data`` as for :func:`_main_effect`): ``(names, categorical first, PairEffect)``."""
+    names = resolve_pair(data.schema, J, caller_name=_CALLER)
+    first, second = read_pair(data, names, _CALLER)
+    limit = pair_cell_limit(data.n_rows)
     if first.categorical:
+        edges2 = _edges(data, [second], K, [f"Column {names[1]!r} (J[1])"])[second.name]
         require_levels(first, f"Column {names[0]!r} (J[0])")
         n_levels = len(first.levels)
         check_pair_cells(
-            X.shape[0], (n_levels, len(edges2) - 1), param="K", caller=caller_name, features=names, value=K,
+            data.n_rows, (n_levels, len(edges2) - 1), param="K", caller=_CALLER, features=names, value=K,
             advice=f"Use K <= {max(1, limit // n_levels):,}.",
         )
-        order = resolve_level_order(X, first, level_order, caller=caller_name)
-        effect = categorical_numeric_pair_effect(X, first, order, second, edges2, caller)
+        order = data.level_order(first, level_order, caller=_CALLER)
+        axes = (data.level_axis(first, order), data.numeric_axis(second, edges2))
+        grid1 = tuple(first.levels[i] for i in order)
     else:
+        low, high = data.value_range(second.name)
+        if low == high:
+            require_intervals(np.array([low]), f"Column {names[1]!r} (J[1])")
         if level_order is not None:
             raise ValueError(
-                f"The 'level_order' parameter of {caller_name} applies to a categorical feature; "
+                f"The 'level_order' parameter of {_CALLER} applies to a categorical feature; "
                 f"column {names[0]!r} is numeric."
             )
-        edges1 = _numeric_edges(first, K, "J[0]")
+        edges = _edges(data, [first, second], K, [f"Column {names[0]!r} (J[0])", f"Column {names[1]!r} (J[1])"])
+        edges1, edges2 = edges[first.name], edges[second.name]
         check_pair_cells(
-            X.shape[0], (len(edges1) - 1, len(edges2) - 1), param="K", caller=caller_name, features=names,
+            data.n_rows, (len(edges1) - 1, len(edges2) - 1), param="K", caller=_CALLER, features=names,
             value=K, advice=f"Use K <= {math.isqrt(limit):,}.",
         )
-        effect = numeric_pair_effect(X, first, second, edges1, edges2, caller)
-    return pair_result(X.columns, names, first.categorical, effect)
+        order = None
+        axes = (data.numeric_axis(first, edges1), data.numeric_axis(second, edges2))
+        grid1 = edges1
+    (est,) = _run(data, [Plan(axes, ALEPLOT)], caller)
+    effect = PairEffect(grid1=grid1, grid2=edges2, effects=est.effects, counts=est.counts,
+                        empty_cells=est.empty_cells, local_effects=est.local_effects, level_order=order,
+                        estimate=est)
+    return names, first.categorical, effect
 
 
 def pair_result(columns: pd.Index, names, categorical_first: bool, effect) -> ALEPlotResult:
@@ -236,29 +258,24 @@ def ALEPlot(
     (3, [0.0, 3.0, 6.0, 9.0])
     """
     X, native = as_pandas(X, param="X", caller=_CALLER, feature_names=feature_names)
-    data = None
-    if is_engine_frame(X):  # Dask or Spark: checked on a few rows, computed on the engine
+    engine = is_engine_frame(X)
+    if engine:  # Dask or Spark: checked on a few rows, computed on the engine
         data = open_engine(X, caller=_CALLER)
         X = probe_rows(data)
     K, plot, max_rows_per_call, caller = r_shaped_caller(
         X, X_model, pred_fun, K, plot, max_rows_per_call, caller_name=_CALLER, native=native
     )
     NA_plot = check_bool(NA_plot, param="NA_plot", caller=_CALLER)
+    if not engine:
+        data = FrameData(X, caller=_CALLER)
 
     one = is_tuple_label(X, J, param="J", caller=_CALLER, pair_form="the list {pair}")
-    pair = not one and isinstance(J, (tuple, list, np.ndarray, pd.Index))
-    if pair and data is not None:
-        names, categorical_first, effect = engine_aleplot_pair(data, caller, J, K, level_order=level_order)
+    if not one and isinstance(J, (tuple, list, np.ndarray, pd.Index)):
+        names, categorical_first, effect = _pair(data, caller, J, K, level_order=level_order)
         result = pair_result(X.columns, names, categorical_first, effect)
-    elif pair:
-        result = aleplot_pair(X, caller, J, K, level_order=level_order, caller_name=_CALLER)
     else:
         name = resolve_column(X, J, param="J", caller=_CALLER)
-        if data is not None:
-            feature, effect = engine_main_effect(data, caller, name, K, level_order)
-        else:
-            feature = read_feature(X[name], label=f"Column {name!r} (J)")
-            effect = _main_effect(X, caller, feature, K, level_order)
+        feature, effect = _main_effect(data, caller, name, K, level_order)
         categorical = feature.categorical
         result = ALEPlotResult(
             K=len(effect.grid) if categorical else len(effect.grid) - 1,

@@ -23,9 +23,9 @@ from ._core.estimate import estimate
 from ._core.main_effect import level_axis, numeric_axis
 from ._core.local import Plan
 from ._core.stats import Normaliser
-from ._aleplot import read_pair
 from ._core.calls import ModelCaller, PredictionError
 from ._core.features import column_kind, read_feature, require_intervals, require_levels
+from ._core.frame_grid import FrameData
 from ._core.grid import resolve_level_order
 from ._engines.pandas import PandasEngine
 from ._core.engine_passes import engine_draws, engine_estimate, probe, probe_rows
@@ -39,7 +39,7 @@ from ._progress import check_progress, effect_progress
 from ._result_list import ALEResults
 from ._present import FeatureValues
 from ._core.bounds import check_effects, check_pair_cells, check_replicates, effect_values, pair_cell_limit
-from ._engine_plans import ale_plans, is_engine_frame, open_engine, response_column
+from ._engine_plans import ale_plans, is_engine_frame, open_engine, read_pair_for, response_column
 
 __all__ = ["ale", "ALEResult"]
 
@@ -99,24 +99,6 @@ def _level_order(X, feature, requested, weights):
     return resolve_level_order(X, feature, requested, caller=_CALLER, weights=weights)
 
 
-def _read_pair_for(X, names, conventions):
-    """The pair's features, categorical first; under iml's conventions either order is accepted."""
-    if conventions == "iml":
-        first = read_feature(X[names[0]], label=f"Column {names[0]!r}")
-        second = read_feature(X[names[1]], label=f"Column {names[1]!r}")
-        if first.categorical and second.categorical:
-            raise ValueError(
-                f"{_CALLER} does not compute ALE for two categorical features ({names[0]!r}, "
-                f"{names[1]!r}); iml 0.11.4 stops with 'ALE for two categorical features is not "
-                "yet implemented.'"
-            )
-        if second.categorical:
-            return second, first, (names[1], names[0])
-        return first, second, names
-    first, second = read_pair(X, names, caller_name=_CALLER, param="features")
-    return first, second, names
-
-
 def _check_cells(X, names, shape, n_intervals, grid, *, categorical_first=False) -> None:
     """Refuse a pair grid larger than pyale computes for the data (see pyale._core.bounds)."""
     limit = pair_cell_limit(X.shape[0])
@@ -133,7 +115,7 @@ def _check_cells(X, names, shape, n_intervals, grid, *, categorical_first=False)
 def _pair(X, names, conventions, n_intervals, grid, level_order, weights):
     """The plan of a pair: ``(names in the order used, kind, Plan)``."""
     given = tuple(names)
-    first, second, names = _read_pair_for(X, given, conventions)
+    first, second, names = read_pair_for(FrameData(X, caller=_CALLER), given, conventions, _CALLER)
     grid1, grid2 = (None, None) if grid is None else _pair_grids(grid, given)
     if level_order is not None and not first.categorical:
         raise ValueError(

@@ -25,7 +25,7 @@ from ._core.engine_grid import EngineData, is_engine_frame, is_engine_object
 from ._core.features import Feature, require_intervals, require_levels
 from ._core.local import Plan
 
-__all__ = ["open_engine", "response_column", "ale_plans", "engine_read_pair", "is_engine_frame"]
+__all__ = ["open_engine", "response_column", "ale_plans", "read_pair", "read_pair_for", "is_engine_frame"]
 
 
 def open_engine(X, *, caller: str, param: str = "X", sample_weight=None) -> EngineData:
@@ -149,8 +149,13 @@ def _numeric(data, feature, grid, caller) -> _Numeric:
     return _Numeric(feature, None)
 
 
-def _read_pair_for(data: EngineData, names, conventions, caller):
-    """pyale.ale's pair rules: categorical first; under iml's conventions either order."""
+def read_pair_for(data, names, conventions, caller):
+    """pyale.ale's pair rules: categorical first; under iml's conventions either order.
+
+    ``data`` is the rows (:class:`~pyale._core.frame_grid.FrameData` or
+    :class:`~pyale._core.engine_grid.EngineData`); returns the two features
+    and their names in the order used.
+    """
     if conventions == "iml":
         first = data.feature(names[0], f"Column {names[0]!r}")
         second = data.feature(names[1], f"Column {names[1]!r}")
@@ -163,12 +168,17 @@ def _read_pair_for(data: EngineData, names, conventions, caller):
         if second.categorical:
             return second, first, (names[1], names[0])
         return first, second, tuple(names)
-    first, second = engine_read_pair(data, names, caller, param="features")
+    first, second = read_pair(data, names, caller, param="features")
     return first, second, tuple(names)
 
 
-def engine_read_pair(data: EngineData, names, caller_name: str, param: str = "J"):
-    """ALEPlot's pair rules (numeric x numeric, or categorical first) with read_pair's messages."""
+def read_pair(data, names, caller_name: str, param: str = "J"):
+    """Read a pair of features: numeric x numeric or categorical x numeric, else a clear error.
+
+    ALEPlot's pair rules, on any rows (``data`` as for :func:`read_pair_for`);
+    ``param`` is how messages name the argument that chose the pair (``J``,
+    or ``features`` for :func:`pyale.ale`).
+    """
     first = data.feature(names[0], f"Column {names[0]!r} ({param}[0])")
     second = data.feature(names[1], f"Column {names[1]!r} ({param}[1])")
     check_pair_kinds(first.categorical, second.categorical, names, caller_name, param)
@@ -198,7 +208,7 @@ def ale_plans(data: EngineData, entries: list, options: list, conventions: str, 
                 staged.append((entry, "numeric", [_numeric(data, feature, grid, caller)], None, grid))
             continue
         given = tuple(entry)
-        first, second, names = _read_pair_for(data, given, conventions, caller)
+        first, second, names = read_pair_for(data, given, conventions, caller)
         grid1, grid2 = (None, None) if grid is None else pair_grids(grid, given)
         if level_order is not None and not first.categorical:
             raise ValueError(

@@ -9,8 +9,9 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from ._aleplot import r_shaped_caller, read_pair
+from ._aleplot import r_shaped_caller
 from ._core.features import Feature, read_feature
+from ._core.frame_grid import FrameData
 from ._core.shifted import categorical_column_values, numeric_column_values
 from ._core.pd import DEFAULT_ROWS_PER_CALL, grid_predictions
 from ._core.bounds import check_pd_points, pd_point_limit
@@ -18,9 +19,9 @@ from ._rbase import bin_right_closed, level_counts, r_seq
 from ._results import PDPlotResult
 from ._checks import is_tuple_label, resolve_column, resolve_pair
 from ._frames import as_pandas
-from ._engine_plans import is_engine_frame, open_engine
-from ._engine_aleplot import engine_pd_pair, engine_pd_single
-from ._core.engine_passes import probe_rows
+from ._engine_plans import is_engine_frame, open_engine, read_pair
+from ._core.engine_grid import EngineData
+from ._core.engine_passes import PDAxis, pd_sums, probe, probe_rows
 
 __all__ = ["PDPlot"]
 
@@ -91,7 +92,7 @@ def _single_result(columns, name, categorical: bool, grid, counts, means) -> PDP
 
 def _pair(X, caller, J, K, rows_per_call):
     names = resolve_pair(X, J, caller_name=_CALLER)
-    first, second = read_pair(X, names, caller_name=_CALLER)
+    first, second = read_pair(FrameData(X, caller=_CALLER), names, caller_name=_CALLER)
     limit = pd_point_limit(X.shape[0])
     if first.categorical:
         n_levels = len(first.levels)
@@ -134,6 +135,84 @@ def _pair_result(columns, names, kind, grid1, grid2, counts, means) -> PDPlotRes
         x_values=(grid1, grid2), f_values=surface, feature=names, kind=kind, counts=counts,
         column_number=tuple(columns.get_loc(n) + 1 for n in names),
     )
+
+
+# ----------------------------------------------------------------------------- on a Dask or Spark frame
+def _pd_numeric(data: EngineData, feature: Feature, K: int, which: str):
+    """``seq(min, max, length.out = K)`` and the breaks R counts rows with (None for K = 1)."""
+    low, high = data.value_range(feature.name)
+    if low == high:
+        raise ValueError(
+            f"Column {feature.name!r} ({which}) is constant ({float(low)!r}); partial dependence "
+            "over its range is undefined."
+        )
+    if K == 1:
+        return np.array([low]), None
+    grid = r_seq(low, high, K)
+    return grid, np.concatenate(([low - (grid[1] - grid[0])], grid))
+
+
+def _axis(feature: Feature, grid, breaks, points) -> PDAxis:
+    if feature.categorical:
+        return PDAxis(feature.name, np.arange(len(feature.levels)), points, categorical=True, levels=feature.levels)
+    return PDAxis(feature.name, grid, points, breaks=breaks)
+
+
+def engine_pd_single(data: EngineData, caller, name, K: int, rows_per_call):
+    """PDPlot of one feature: ``(feature, grid, counts, mean predictions)``."""
+    feature = data.feature(name, f"Column {name!r} (J)")
+    if feature.categorical:
+        grid = list(feature.levels)
+        counts = data.checks([name])[name].level_counts
+        axis = _axis(feature, None, None, np.arange(len(grid)))
+    else:
+        check_pd_points(data.n_rows, (K,), param="K", caller="PDPlot", value=K,
+                        advice=f"Use K <= {pd_point_limit(data.n_rows):,}.")
+        grid, breaks = _pd_numeric(data, feature, K, "J")
+        axis = _axis(feature, grid, breaks, np.arange(len(grid)))
+    probe(caller, probe_rows(data))
+    count_axes = [axis] if not feature.categorical and axis.breaks is not None else None
+    found = pd_sums(data, [axis], len(grid), caller, rows_per_call=rows_per_call,
+                    purpose=f"partial dependence of {name!r}", count_axes=count_axes)
+    if not feature.categorical:
+        counts = found["counts"] if count_axes else np.array([found["rows"]], dtype=np.int64)
+    return feature, grid, counts, found["sums"][:, 0] / found["rows"]
+
+
+def engine_pd_pair(data: EngineData, caller, J, K: int, rows_per_call):
+    """PDPlot of a pair: ``(names, kind, grid1, grid2, counts, mean predictions (n1, n2))``."""
+    names = resolve_pair(data.schema, J, caller_name="PDPlot")
+    first, second = read_pair(data, names, "PDPlot")
+    limit = pd_point_limit(data.n_rows)
+    if first.categorical:
+        n_levels = len(first.levels)
+        check_pd_points(data.n_rows, (n_levels, K), param="K", caller="PDPlot", value=K,
+                        advice=f"Use K <= {max(1, limit // n_levels):,} beside {n_levels} levels.")
+    else:
+        check_pd_points(data.n_rows, (K, K), param="K", caller="PDPlot", value=K,
+                        advice=f"Use K <= {math.isqrt(limit):,}.")
+    grid2, breaks2 = _pd_numeric(data, second, K, "J[1]")
+    if first.categorical:
+        grid1, breaks1, kind = list(first.levels), None, "categorical x numeric"
+    else:
+        grid1, breaks1 = _pd_numeric(data, first, K, "J[0]")
+        kind = "numeric x numeric"
+    n1, n2 = len(grid1), len(grid2)
+    points = np.arange(n1 * n2)
+    axes = [_axis(first, grid1, breaks1, points // n2), _axis(second, grid2, breaks2, points % n2)]
+    count_axes = [_counting(axes[0], n1), _counting(axes[1], n2)]
+    probe(caller, probe_rows(data))
+    found = pd_sums(data, axes, n1 * n2, caller, rows_per_call=rows_per_call,
+                    purpose=f"partial dependence of ({names[0]!r}, {names[1]!r})", count_axes=count_axes)
+    means = (found["sums"][:, 0] / found["rows"]).reshape(n1, n2)
+    return names, kind, grid1, grid2, found["counts"].reshape(n1, n2), means
+
+
+def _counting(axis: PDAxis, size: int) -> PDAxis:
+    """The axis as counted: K = 1 puts every row at the single grid value."""
+    if axis.categorical or axis.breaks is not None:
+        return axis
+    return PDAxis(axis.name, axis.values, axis.points, breaks=np.array([-np.inf, np.inf]))
 
 
 def PDPlot(
