@@ -27,6 +27,7 @@ from ._aleplot import read_pair
 from ._core.calls import ModelCaller, PredictionError
 from ._core.features import column_kind, read_feature, require_intervals, require_levels
 from ._core.grid import resolve_level_order
+from ._engines import engine_name
 from ._engines.pandas import PandasEngine
 from ._core.engine_passes import engine_draws, engine_estimate, probe, probe_rows
 from ._core.engine_stats import EngineNormalisers
@@ -438,7 +439,7 @@ class _Job:
         X, self.native = as_pandas(X, param="X", caller=caller_name, feature_names=feature_names)
         self.data = None
         if is_engine_frame(X):  # Dask or Spark: the plans come from the engine's summaries
-            engine_name = "Spark" if type(X).__module__.startswith("pyspark") else "Dask"
+            frame_name = engine_name(X)
             self.data = open_engine(X, caller=caller_name, sample_weight=sample_weight)
             X, sample_weight = self.data.schema, None
         else:
@@ -484,7 +485,7 @@ class _Job:
             if self.conventions == "ale":
                 raise ValueError(
                     f"The 'conventions' parameter of {caller_name} cannot be 'ale' (R's ale package) for a "
-                    f"{engine_name} DataFrame: those rules run in memory only. Use 'aleplot' or 'iml', or collect "
+                    f"{frame_name}: those rules run in memory only. Use 'aleplot' or 'iml', or collect "
                     "the rows into pandas first."
                 )
             options = [(grid, level_order) if not self.many else _options_for(X, entry, grid, level_order)
