@@ -262,13 +262,15 @@ def ale(
         class probabilities, or decision scores: see ``response_method``), a statsmodels results object (formulas are
         applied to the DataFrame), an R model through rpy2, or a callable
         ``f(frame) -> predictions``.
-    X : pandas.DataFrame, polars.DataFrame, pyarrow.Table, numpy.ndarray, or a Dask or Spark DataFrame
+    X : pandas.DataFrame, polars.DataFrame or LazyFrame, pyarrow.Table, numpy.ndarray, or a Dask or Spark DataFrame
         The data the effects are estimated on.  Never modified.  Non-pandas
         tables are converted to pandas once (polars and pyarrow through
         narwhals, the ``frames`` extra); a plain callable is then handed
         frames of the type passed, a scikit-learn model what it was fitted on
         (see Notes).  A Dask or Spark DataFrame is computed on where it
-        lives, partition by partition, with the same numbers (see Notes).
+        lives, partition by partition, and a polars LazyFrame (e.g.
+        ``pl.scan_parquet(...)``) in streaming batches without collecting it,
+        with the same numbers (see Notes).
     features : column label, pair of labels, or list of those
         One feature, a pair ``(a, b)``, or a list of such entries (then a
         list of results is returned, one per entry).  Labels may be column
