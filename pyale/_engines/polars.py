@@ -22,19 +22,24 @@ whole frame's conversion gives them (an ``Enum`` keeps its own).  Every
 later pass checks the row count (a query whose rows change is an error, not
 a wrong number).
 
-Everything runs in this process (polars' threads read and decode; the
-mapped function, and with it the model, runs here on each block): nothing
-is pickled.  polars itself is imported only when such a frame is used.  An
+Everything runs in this process: polars' threads read and decode, and the
+mapped function, with the model inside, runs on each block in a pool of
+:func:`pyale._threads.num_threads` threads, as Dask's threaded scheduler
+runs it on partitions (at most one block more than threads is held at
+once; the results are added in the rows' order).  Nothing is pickled.  polars itself is imported only when such a frame is used.  An
 eager ``polars.DataFrame`` is not this engine's: it is converted to pandas
 once (:func:`pyale._frames.as_pandas`).
 """
 
 from __future__ import annotations
 
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Sequence
 
 import pandas as pd
 
+from .._threads import num_threads
 from .base import Engine, add_results
 from .selection import DataChangedError
 
@@ -72,6 +77,10 @@ def _typed(block: pd.DataFrame, dtypes: dict) -> pd.DataFrame:
             continue
         block[name] = series.astype(object).where(series.notna(), None) if dtype == object else series.astype(dtype)
     return block
+
+
+def _added(total, part, combine):
+    return part if total is None else combine(total, part)
 
 
 def _blocks(batches, dtypes: dict, rows_per_block: int):
@@ -169,11 +178,19 @@ class PolarsLazyEngine(Engine):
         query, names = self._projected(columns)
         dtypes = {name: self.dtypes[name] for name in names}
         batches = query.collect_batches(chunk_size=self.rows_per_block, maintain_order=True, engine="streaming")
-        total, seen = None, 0
-        for block in _blocks(batches, dtypes, self.rows_per_block):
-            part = func(block, seen)
-            total = part if total is None else combine(total, part)
-            seen += block.shape[0]
+        workers = num_threads()
+        total, seen, pending = None, 0, deque()
+        pool = ThreadPoolExecutor(workers, thread_name_prefix="pyale-polars")
+        try:
+            for block in _blocks(batches, dtypes, self.rows_per_block):
+                pending.append(pool.submit(func, block, seen))
+                seen += block.shape[0]
+                while len(pending) > workers:  # at most workers + 1 blocks in memory
+                    total = _added(total, pending.popleft().result(), combine)
+            while pending:  # combined in the rows' order: the same numbers on every run
+                total = _added(total, pending.popleft().result(), combine)
+        finally:
+            pool.shutdown(cancel_futures=True)
         if seen != self.n_rows:
             raise DataChangedError(
                 f"The polars LazyFrame gave {self.n_rows} rows in the first pass over it and {seen} now: its "
