@@ -729,6 +729,46 @@ def test_aleplot_and_pdplot_on_polars_lazy(monkeypatch):
             close(got.f_values, expected.f_values, what=f"{fn.__name__} {J}")
 
 
+#: Rows of the message table polars cannot hold as pandas does (pl.from_pandas refuses an object column of ints and strings).
+NOT_POLARS = {"mixed-objects"}
+
+
+@pytest.mark.parametrize("label, change, call, kind", [e for e in _errors() if e[0] not in NOT_POLARS],
+                         ids=[e[0] for e in _errors() if e[0] not in NOT_POLARS])
+def test_polars_lazy_errors_are_eager_polars_errors(monkeypatch, label, change, call, kind):
+    data = frame(60, seed=11)
+    if change is not None:
+        data = change(data)
+    lf, eager = polars_lazy(data, monkeypatch, 25)
+    model = pandas_in(make_model())
+    with pytest.raises(kind) as expected:
+        call(eager, model)
+    with pytest.raises(kind) as got:
+        call(lf, model)
+    assert _normalised(str(got.value)) == _normalised(str(expected.value), pandas=True)
+
+
+@pytest.mark.parametrize("call, kind, message", [
+    (lambda lf, m: pyale.ale(m, lf, "x", conventions="ale"), ValueError,
+     "The 'conventions' parameter of ale cannot be 'ale' (R's ale package) for a polars LazyFrame: those rules run "
+     "in memory only."),
+    (lambda lf, m: pyale.model_bootstrap(lambda a, b: m, lf, np.ones(60), "x", n_bootstrap=2), TypeError,
+     "The 'X' parameter of model_bootstrap is a polars LazyFrame: model_bootstrap refits the model on resamples of "
+     "X, which it hands to fit as pandas frames, so X must fit in memory. Pass X.compute() (Dask), X.toPandas() "
+     "(Spark) or X.collect() (polars)"),
+    (lambda lf, m: pyale.ale(m, lf.head(0), "x"), ValueError,
+     "The 'X' parameter of ale must have at least one row and one column. Got shape (0, 6)"),
+    (lambda lf, m: pyale.ale(m, lf, "w", sample_weight="w"), ValueError,
+     "The 'features' parameter of ale must name a column of X. Got 'w'"),
+    (lambda lf, m: pyale.ale(m, lf.with_columns(w=-1.0), "x", sample_weight="w"), ValueError,
+     "must hold non-negative finite numbers. Got -1.0 at position 0"),
+])
+def test_refusals_on_polars_lazy(monkeypatch, call, kind, message):
+    lf, _ = polars_lazy(frame(60, seed=12).assign(w=1.0), monkeypatch, 25)
+    with pytest.raises(kind, match=re.escape(message)):
+        call(lf, pandas_in(make_model()))
+
+
 def test_iml_on_polars_lazy(monkeypatch):
     data = frame(300, seed=10)
     data["target"] = np.arange(300.0)

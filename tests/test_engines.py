@@ -555,7 +555,7 @@ def test_importing_pyale_imports_no_engine_library(child_environment):
 
 
 def test_engine_benchmark_runs_small(dask_dataframe, tmp_path, capsys, child_environment):
-    """benchmarks/bench_engines.py end to end on a small data set (Dask and pandas agree exactly)."""
+    """benchmarks/bench_engines.py end to end on a small data set (Dask, polars and pandas agree exactly)."""
     import sys
     from pathlib import Path
 
@@ -564,7 +564,7 @@ def test_engine_benchmark_runs_small(dask_dataframe, tmp_path, capsys, child_env
 
     out = tmp_path / "result.json"
     assert bench_engines.main(
-        ["--rows", "30000", "--rows-per-file", "7000", "--row-group", "3000", "--engines", "dask,pandas",
+        ["--rows", "30000", "--rows-per-file", "7000", "--row-group", "3000", "--engines", "dask,pandas,polars",
          "--dir", str(tmp_path), "--json", str(out)]
     ) == 0
     printed = capsys.readouterr().out
@@ -572,10 +572,12 @@ def test_engine_benchmark_runs_small(dask_dataframe, tmp_path, capsys, child_env
     assert not (tmp_path / "data").exists()  # cleaned up
     import json
 
-    dask, pandas = json.loads(out.read_text())["results"]
-    assert dask["rows"] == pandas["rows"] == 30000
+    dask, pandas, polars = json.loads(out.read_text())["results"]
+    assert dask["rows"] == pandas["rows"] == polars["rows"] == 30000
+    assert polars["edges"] == pandas["edges"] and polars["counts"] == pandas["counts"]
     for name, effects in pandas["effects"].items():
         np.testing.assert_allclose(dask["effects"][name], effects, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(polars["effects"][name], effects, rtol=0, atol=1e-12)
 
 
 def test_dask_engine_refuses_data_that_change_between_passes(dask_dataframe):

@@ -17,6 +17,7 @@ from typing import Sequence
 
 import numpy as np
 
+from .._engines import engine_name, is_engine_frame
 from .._present import rug_and_deciles
 from .panels import (band_limits, bar_labels, bars_height, constrain, draw_bars, draw_curve, draw_surface,
                      horizontal_bars)
@@ -243,6 +244,11 @@ class ALEDisplay:
             from .._frames import as_pandas
 
             frame, _ = as_pandas(X, param="X", caller="ALEDisplay.from_results", feature_names=feature_names)
+            if is_engine_frame(frame):
+                raise TypeError(
+                    "The 'X' parameter of ALEDisplay.from_results must hold its rows in memory (the rug is drawn "
+                    f"from them). Got a {engine_name(frame)} instead: pass a sample of its rows collected into memory."
+                )
             values = _numeric_columns(results, frame)
         return cls(results, feature_values=values).plot(ax=ax, **plot_kw)
 
