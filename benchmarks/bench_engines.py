@@ -1,4 +1,4 @@
-"""Out of core: ALE's passes over a Parquet data set through Dask and Spark, against pandas in memory.
+"""Out of core: ALE's passes over a Parquet data set through Dask, Spark and polars, against pandas in memory.
 
     python benchmarks/bench_engines.py                           # small run (1e6 rows)
     python benchmarks/bench_engines.py --rows 20000000           # moderate run
@@ -16,7 +16,9 @@ dask    ``dd.read_parquet`` of the whole data set, ``DaskEngine`` on Dask's
 pandas  the first ``--pandas-rows`` rows read into memory, ``PandasEngine``
         (one block, as pyale computes today);
 spark   the first ``--spark-rows`` rows (files) through ``spark.read.parquet``
-        in local mode (``local[2]``, Spark's default memory), ``SparkEngine``.
+        in local mode (``local[2]``, Spark's default memory), ``SparkEngine``;
+polars  ``pl.scan_parquet`` of the whole data set, ``PolarsLazyEngine``
+        (polars' streaming engine, batches joined into blocks in this process).
 
 Each engine computes the grid and map stages of ALE for five features with
 K = 40: the column checks (one pass), ALEPlot's interval edges by exact
@@ -27,7 +29,8 @@ the cheap model of ``bench_ale.py`` on both copies and adds the differences
 and the counts per interval (:func:`ale_map_stage`, a plain stand-in for the
 estimator core's map stage).  ``--api`` calls the real thing instead:
 ``pyale.ale(model, data, ["x0", ..., "x4", ("x0", "x1")], n_intervals=40)``
-with the data frame of each engine (a pandas, Dask or Spark DataFrame), five
+with the data frame of each engine (a pandas, Dask or Spark DataFrame, a
+polars LazyFrame, whose blocks reach the model as polars frames), five
 one-feature ALEs and one pair, grid and level orders from the engine's
 summaries, the model called inside the partitions; ``--doc`` then writes
 the table into ``docs/performance.md`` (its own section).
@@ -37,7 +40,8 @@ per second (rows / total), and the peak resident memory of the engine's
 whole process tree (the child and all its descendants: Dask workers, the
 Spark JVM and its Python workers; RSS summed every 0.1 s, so shared pages
 count more than once).  Targets: Dask's peak under 4 GB, and its rows per
-second at least half of pandas'.  The edges and interval counts of every
+second at least half of pandas'; polars' peak under 4 GB, and its rows per
+second at least Dask's in the same run.  The edges and interval counts of every
 engine are checked to be identical to pandas' where both cover the same rows.
 """
 
@@ -220,6 +224,13 @@ def make_engine(kind: str, files: list[str], args):
         spark.sparkContext.setLogLevel("ERROR")
         sdf = spark.read.parquet(*files)
         return SparkEngine(sdf), sdf, spark
+    if kind == "polars":
+        import polars as pl
+
+        from pyale._engines.polars import PolarsLazyEngine
+
+        lf = pl.scan_parquet(files)
+        return PolarsLazyEngine(lf), lf, None
     raise ValueError(kind)
 
 
@@ -275,7 +286,7 @@ def _memory_gb() -> float:
 
 def _versions() -> str:
     out = []
-    for name in ("dask", "pyspark"):
+    for name in ("dask", "pyspark", "polars"):
         try:
             module = __import__(name)
         except ImportError:
@@ -369,6 +380,7 @@ def main(argv=None) -> int:
             "dask": args.rows,
             "pandas": args.pandas_rows or args.rows,
             "spark": args.spark_rows or min(args.rows, 5_000_000),
+            "polars": args.rows,
         }
         results = {}
         for kind in args.engines.split(","):
@@ -376,7 +388,7 @@ def main(argv=None) -> int:
             print(f"running {kind} on {len(files)} file(s) ...", file=sys.stderr, flush=True)
             results[kind] = child(kind, files, args)
         if "pandas" in results:
-            for kind in ("dask", "spark"):
+            for kind in ("dask", "spark", "polars"):
                 if kind in results:
                     ratio = results[kind]["rows_per_s"] / results["pandas"]["rows_per_s"]
                     agree = compare(results[kind], results["pandas"])
@@ -384,6 +396,14 @@ def main(argv=None) -> int:
         if "dask" in results:
             peak = results["dask"]["peak_rss_gb"]
             notes.append(f"dask peak RSS {peak:.2f} GB ({'under' if peak < 4 else 'OVER'} the 4 GB target)")
+        if "polars" in results:
+            peak = results["polars"]["peak_rss_gb"]
+            notes.append(f"polars peak RSS {peak:.2f} GB ({'under' if peak < 4 else 'OVER'} the 4 GB target)")
+            if "dask" in results:
+                ratio = results["polars"]["rows_per_s"] / results["dask"]["rows_per_s"]
+                agree = compare(results["polars"], results["dask"])
+                notes.append(f"polars: {ratio:.2f}x dask's rows/s, {peak / results['dask']['peak_rss_gb']:.2f}x "
+                             f"its peak RSS" + (f"; against dask: {agree}" if agree else ""))
         ordered = list(results.values())
         text = table(ordered, notes, api=args.api)
         print(text)

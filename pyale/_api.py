@@ -27,6 +27,7 @@ from ._core.calls import ModelCaller, PredictionError
 from ._core.features import column_kind, read_feature, require_intervals, require_levels
 from ._core.frame_grid import FrameData
 from ._core.grid import resolve_level_order
+from ._engines import engine_name
 from ._engines.pandas import PandasEngine
 from ._core.engine_passes import engine_draws, engine_estimate, probe, probe_rows
 from ._core.engine_stats import EngineNormalisers
@@ -243,13 +244,15 @@ def ale(
         class probabilities, or decision scores: see ``response_method``), a statsmodels results object (formulas are
         applied to the DataFrame), an R model through rpy2, or a callable
         ``f(frame) -> predictions``.
-    X : pandas.DataFrame, polars.DataFrame, pyarrow.Table, numpy.ndarray, or a Dask or Spark DataFrame
+    X : pandas.DataFrame, polars.DataFrame or LazyFrame, pyarrow.Table, numpy.ndarray, or a Dask or Spark DataFrame
         The data the effects are estimated on.  Never modified.  Non-pandas
         tables are converted to pandas once (polars and pyarrow through
         narwhals, the ``frames`` extra); a plain callable is then handed
         frames of the type passed, a scikit-learn model what it was fitted on
         (see Notes).  A Dask or Spark DataFrame is computed on where it
-        lives, partition by partition, with the same numbers (see Notes).
+        lives, partition by partition, and a polars LazyFrame (e.g.
+        ``pl.scan_parquet(...)``) in streaming batches without collecting it,
+        with the same numbers (see Notes).
     features : column label, pair of labels, or list of those
         One feature, a pair ``(a, b)``, or a list of such entries (then a
         list of results is returned, one per entry).  Labels may be column
@@ -420,7 +423,7 @@ class _Job:
         X, self.native = as_pandas(X, param="X", caller=caller_name, feature_names=feature_names)
         self.data = None
         if is_engine_frame(X):  # Dask or Spark: the plans come from the engine's summaries
-            engine_name = "Spark" if type(X).__module__.startswith("pyspark") else "Dask"
+            frame_name = engine_name(X)
             self.data = open_engine(X, caller=caller_name, sample_weight=sample_weight)
             X, sample_weight = self.data.schema, None
         else:
@@ -466,7 +469,7 @@ class _Job:
             if self.conventions == "ale":
                 raise ValueError(
                     f"The 'conventions' parameter of {caller_name} cannot be 'ale' (R's ale package) for a "
-                    f"{engine_name} DataFrame: those rules run in memory only. Use 'aleplot' or 'iml', or collect "
+                    f"{frame_name}: those rules run in memory only. Use 'aleplot' or 'iml', or collect "
                     "the rows into pandas first."
                 )
             options = [(grid, level_order) if not self.many else _options_for(X, entry, grid, level_order)

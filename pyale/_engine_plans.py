@@ -19,9 +19,9 @@ import pandas as pd
 
 from ._checks import check_feature_options, check_numbers, check_pair_kinds, type_label
 from ._core.bounds import check_pair_cells, pair_cell_limit
-from ._engines import column_checks
+from ._engines import as_engine, column_checks, is_engine_frame, is_engine_object
 from ._core.conventions import CONVENTIONS
-from ._core.engine_grid import EngineData, is_engine_frame, is_engine_object
+from ._core.engine_grid import EngineData
 from ._core.features import Feature, require_intervals, require_levels
 from ._core.local import Plan
 
@@ -35,7 +35,8 @@ def open_engine(X, *, caller: str, param: str = "X", sample_weight=None) -> Engi
     partitions otherwise); that column is then no feature and the model
     never sees it.
     """
-    columns = list(X.columns)
+    engine = as_engine(X)
+    columns = list(engine.columns)
     dupes = list(dict.fromkeys(c for i, c in enumerate(columns) if c in columns[:i]))
     if dupes:
         raise ValueError(
@@ -55,7 +56,7 @@ def open_engine(X, *, caller: str, param: str = "X", sample_weight=None) -> Engi
                 f"columns are {columns[:10]!r}{'' if len(columns) <= 10 else f' and {len(columns) - 10} more'}."
             )
         weight = sample_weight
-    data = EngineData(X, weight=weight, caller=caller)
+    data = EngineData(engine, weight=weight, caller=caller)
     n_rows, n_columns = data.engine.n_rows, len(data.columns)
     if n_rows == 0 or n_columns == 0:
         raise ValueError(

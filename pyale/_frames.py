@@ -21,6 +21,8 @@ from typing import Callable, NamedTuple, Sequence
 import numpy as np
 import pandas as pd
 
+from ._engines import is_engine_frame, is_engine_object
+
 __all__ = ["Native", "Converted", "PANDAS", "as_pandas"]
 
 
@@ -55,14 +57,6 @@ class Converted(NamedTuple):
 
 
 _SUPPORTED = "a pandas or polars DataFrame, a pyarrow Table, or a 2-D NumPy array (with feature_names=)"
-
-
-def _passes_through(X: object) -> bool:
-    """Dask and Spark data frames: left to the engines that read them (their Series, Arrays and
-    Columns are refused below)."""
-    from ._core.engine_grid import is_engine_frame
-
-    return is_engine_frame(X)
 
 
 def _check_names(names: object, width: int, *, caller: str) -> list:
@@ -187,18 +181,14 @@ def as_pandas(X: object, *, param: str, caller: str, feature_names: Sequence | N
         return X, PANDAS
     if isinstance(X, np.ndarray):
         return _from_numpy(X, feature_names, param=param, caller=caller)
-    if _passes_through(X):
-        return X, PANDAS
     kind = type(X).__module__.split(".")[0]
-    if kind == "polars" and type(X).__name__ == "LazyFrame":
-        raise TypeError(
-            f"The {param!r} parameter of {caller} is a polars LazyFrame; call .collect() first "
-            "(ALE reads every row several times)."
-        )
+    if is_engine_frame(X):  # Dask, Spark, a polars LazyFrame: left to the engine that reads it
+        # a LazyFrame's blocks reach the model as polars DataFrames, as an eager polars frame's rows do
+        return X, (Native(kind, _converter(kind, dict(X.collect_schema()))) if kind == "polars" else PANDAS)
     if kind not in ("polars", "pyarrow") or type(X).__name__ not in ("DataFrame", "Table"):
         shown = type(X).__name__ if kind == "builtins" else f"{kind.replace('dask_expr', 'dask')}.{type(X).__name__}"
         hint = ""
-        if kind in ("dask", "dask_expr", "pyspark"):
+        if is_engine_object(X):  # a Dask Series or Array, a Spark Column
             hint = (" A Dask or Spark DataFrame is computed on where it is, but not a "
                     f"{type(X).__name__}: pass a DataFrame (e.g. a Dask Series' .to_frame(), or the Spark "
                     "DataFrame the column belongs to).")

@@ -17,6 +17,7 @@ from ._api import _CONVENTIONS, _Job, _Normalisers, _output_names, _result  # no
 import pandas as pd
 
 from ._engine_plans import is_engine_frame
+from ._engines import engine_name
 from ._checks import check_int, check_random_state, check_response
 from ._frames import Converted, as_pandas
 from ._progress import check_progress, open_bar
@@ -122,10 +123,9 @@ def model_bootstrap(
                         f"Got {type(fit).__name__} instead.")
     if is_engine_frame(X):
         raise TypeError(
-            f"The 'X' parameter of {_CALLER} is a {'Spark' if type(X).__module__.startswith('pyspark') else 'Dask'} "
-            f"DataFrame: {_CALLER} refits the "
+            f"The 'X' parameter of {_CALLER} is a {engine_name(X)}: {_CALLER} refits the "
             "model on resamples of X, which it hands to fit as pandas frames, so X must fit in memory. Pass "
-            "X.compute() (Dask) or X.toPandas() (Spark), or use pyale.ale(..., n_bootstrap=) for the data bootstrap."
+            "X.compute() (Dask), X.toPandas() (Spark) or X.collect() (polars), or use pyale.ale(..., n_bootstrap=) for the data bootstrap."
         )
     X, native = as_pandas(X, param="X", caller=_CALLER, feature_names=feature_names)
     X, target = _target(X, y)

@@ -733,3 +733,17 @@ def test_large_numbers_on_the_x_axis_do_not_run_together():
     assert_no_text_cut(display.figure_)
     pair = ale(lambda d: np.log(d["income"]) * d["debt"], X, ("income", "age"), n_intervals=10).plot()
     assert_no_overlapping_ticks(pair.figure_)
+
+
+@pytest.mark.parametrize("kind", ["dask", "polars"])
+def test_from_results_refuses_rows_that_are_not_in_memory(kind):
+    frame = pd.DataFrame({"x": np.arange(20.0)})
+    if kind == "dask":
+        X, name = pytest.importorskip("dask.dataframe").from_pandas(frame, npartitions=2), "Dask DataFrame"
+    else:
+        X, name = pytest.importorskip("polars").from_pandas(frame).lazy(), "polars LazyFrame"
+    result = pyale.ale(lambda d: d["x"].to_numpy(), frame, "x")
+    message = (f"The 'X' parameter of ALEDisplay.from_results must hold its rows in memory (the rug is drawn from "
+               f"them). Got a {name} instead")
+    with pytest.raises(TypeError, match=re.escape(message)):
+        ALEDisplay.from_results([result], X=X)

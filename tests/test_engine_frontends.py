@@ -1,4 +1,4 @@
-"""The front-ends on Dask and Spark data frames against pandas on the same data.
+"""The front-ends on Dask and Spark data frames and polars LazyFrames against pandas on the same data.
 
 ``pyale.ale``, ``ALEPlot``, ``PDPlot`` and iml's ``Predictor`` /
 ``FeatureEffect`` are given a Dask or Spark DataFrame and the pandas frame
@@ -630,6 +630,156 @@ def test_ale_on_a_local_cluster(dask_cluster, dask_dataframe):
         with pytest.raises(pyale._engines.shipping.UnpicklableError, match=re.escape("(a _thread.lock object)")):
             pyale.ale(locked, ddf, "x")
     same_list(got, pyale.ale(model, data, ["x", "cat", ("cat", "x")], n_bootstrap=5, random_state=2))
+
+
+# ----------------------------------------------------------------------------- polars LazyFrame
+# The same data in pandas is the eager frame the LazyFrame collects (lf.collect(), which pyale
+# converts to pandas once); the model gets polars frames on both paths (pandas_in reads them).
+BLOCKS = {"one": 1 << 18, "uneven": 37, "one-row": 1}
+
+
+def polars_lazy(data: pd.DataFrame, monkeypatch, rows_per_block: int):
+    """``(LazyFrame, its collected eager frame)`` read in blocks of ``rows_per_block`` rows."""
+    pl = pytest.importorskip("polars")
+    from pyale._engines import polars as polars_engine
+
+    monkeypatch.setattr(polars_engine, "ROWS_PER_BLOCK", rows_per_block)
+    lf = pl.from_pandas(data).lazy()
+    return lf, lf.collect()
+
+
+def pandas_in(model):
+    """``model`` on the pandas form of the polars frame pyale hands it."""
+
+    def on_polars(d):
+        assert type(d).__module__.startswith("polars") and type(d).__name__ == "DataFrame"
+        return model(d.to_pandas())
+
+    return on_polars
+
+
+@pytest.mark.parametrize("rows_per_block", list(BLOCKS.values()), ids=list(BLOCKS))
+@pytest.mark.parametrize("conventions", ["aleplot", "iml"])
+def test_ale_on_polars_lazy_equals_pandas(monkeypatch, rows_per_block, conventions):
+    lf, eager = polars_lazy(frame(240, seed=rows_per_block), monkeypatch, rows_per_block)
+    model = pandas_in(make_model())
+    same_list(pyale.ale(model, lf, FEATURES, conventions=conventions),
+              pyale.ale(model, eager, FEATURES, conventions=conventions))
+
+
+@pytest.mark.parametrize("weights", ["integer", "random"])
+def test_weighted_bootstrap_and_statistics_on_polars_lazy(monkeypatch, weights):
+    rng = np.random.default_rng(1)
+    w = {"integer": rng.integers(1, 4, size=9000).astype(float), "random": rng.uniform(0.5, 2.0, size=9000)}[weights]
+    lf, eager = polars_lazy(frame(9000, seed=5).assign(w=w), monkeypatch, 1000)  # blocks cut bootstrap chunks
+    model = pandas_in(make_model())
+    features = ["x", "cat", ("cat", "x"), ("x", "ties")]
+    kwargs = {"n_bootstrap": 12, "random_state": 7, "ci_level": 0.8}
+    got = pyale.ale(model, lf, features, sample_weight="w", y="heavy", **kwargs)
+    expected = pyale.ale(model, eager, features, sample_weight="w", y="heavy", **kwargs)
+    same_list(got, expected)
+    same_statistics(got.statistics, expected.statistics)
+
+
+def test_unweighted_bootstrap_and_zero_weights_on_polars_lazy(monkeypatch):
+    data = frame(5000, seed=6)
+    w = np.where(np.arange(5000) % 7 == 0, 0.0, 1.0 + np.arange(5000) % 3)
+    lf, eager = polars_lazy(data.assign(w=w), monkeypatch, 1234)
+    model = pandas_in(make_model(outputs=2))
+    kwargs = {"n_bootstrap": 8, "random_state": np.random.SeedSequence(3)}
+    unweighted = lf.drop("w")
+    same_list(pyale.ale(model, unweighted, ["ties", ("x", "heavy")], **kwargs),
+              pyale.ale(model, unweighted.collect(), ["ties", ("x", "heavy")], **kwargs))
+    got = pyale.ale(model, lf, ["x", "cat"], sample_weight="w")  # rows of weight 0 take no part
+    expected = pyale.ale(model, eager, ["x", "cat"], sample_weight="w")
+    same_list(got, expected)
+    same_statistics(got.statistics, expected.statistics)
+
+
+def test_ale_on_scanned_parquet_files_equals_pandas(tmp_path, monkeypatch):
+    lf, _ = polars_lazy(frame(3000, seed=12), monkeypatch, 4096)
+    for i in range(3):
+        lf.slice(i * 1000, 1000).collect().write_parquet(tmp_path / f"part-{i}.parquet", row_group_size=300)
+    import polars as pl
+
+    scanned = pl.scan_parquet(tmp_path / "*.parquet")
+    model = pandas_in(make_model())
+    same_list(pyale.ale(model, scanned, FEATURES, n_bootstrap=3, random_state=1),
+              pyale.ale(model, scanned.collect(), FEATURES, n_bootstrap=3, random_state=1))
+
+
+def test_aleplot_and_pdplot_on_polars_lazy(monkeypatch):
+    lf, eager = polars_lazy(frame(300, seed=9), monkeypatch, 37)
+    model = pandas_in(make_model())
+
+    def pred_fun(X_model, newdata):
+        return X_model(newdata)
+
+    for J in ["x", "cat", ("cat", "heavy"), ("x", "ties")]:
+        for fn, kwargs in [(pyale.ALEPlot, {"K": 9}), (pyale.PDPlot, {"K": 6})]:
+            got = fn(lf, model, pred_fun, J, plot=False, **kwargs)
+            expected = fn(eager, model, pred_fun, J, plot=False, **kwargs)
+            assert got.kind == expected.kind and got.feature == expected.feature
+            if isinstance(expected.x_values, tuple):
+                for a, b in zip(got.x_values, expected.x_values):
+                    assert_array_equal(np.asarray(a, dtype=object), np.asarray(b, dtype=object))
+            else:
+                assert_array_equal(np.asarray(got.x_values, dtype=object), np.asarray(expected.x_values, dtype=object))
+            assert_array_equal(got.counts, expected.counts)
+            close(got.f_values, expected.f_values, what=f"{fn.__name__} {J}")
+
+
+#: Rows of the message table polars cannot hold as pandas does (pl.from_pandas refuses an object column of ints and strings).
+NOT_POLARS = {"mixed-objects"}
+
+
+@pytest.mark.parametrize("label, change, call, kind", [e for e in _errors() if e[0] not in NOT_POLARS],
+                         ids=[e[0] for e in _errors() if e[0] not in NOT_POLARS])
+def test_polars_lazy_errors_are_eager_polars_errors(monkeypatch, label, change, call, kind):
+    data = frame(60, seed=11)
+    if change is not None:
+        data = change(data)
+    lf, eager = polars_lazy(data, monkeypatch, 25)
+    model = pandas_in(make_model())
+    with pytest.raises(kind) as expected:
+        call(eager, model)
+    with pytest.raises(kind) as got:
+        call(lf, model)
+    assert _normalised(str(got.value)) == _normalised(str(expected.value), pandas=True)
+
+
+@pytest.mark.parametrize("call, kind, message", [
+    (lambda lf, m: pyale.ale(m, lf, "x", conventions="ale"), ValueError,
+     "The 'conventions' parameter of ale cannot be 'ale' (R's ale package) for a polars LazyFrame: those rules run "
+     "in memory only."),
+    (lambda lf, m: pyale.model_bootstrap(lambda a, b: m, lf, np.ones(60), "x", n_bootstrap=2), TypeError,
+     "The 'X' parameter of model_bootstrap is a polars LazyFrame: model_bootstrap refits the model on resamples of "
+     "X, which it hands to fit as pandas frames, so X must fit in memory. Pass X.compute() (Dask), X.toPandas() "
+     "(Spark) or X.collect() (polars)"),
+    (lambda lf, m: pyale.ale(m, lf.head(0), "x"), ValueError,
+     "The 'X' parameter of ale must have at least one row and one column. Got shape (0, 6)"),
+    (lambda lf, m: pyale.ale(m, lf, "w", sample_weight="w"), ValueError,
+     "The 'features' parameter of ale must name a column of X. Got 'w'"),
+    (lambda lf, m: pyale.ale(m, lf.with_columns(w=-1.0), "x", sample_weight="w"), ValueError,
+     "must hold non-negative finite numbers. Got -1.0 at position 0"),
+])
+def test_refusals_on_polars_lazy(monkeypatch, call, kind, message):
+    lf, _ = polars_lazy(frame(60, seed=12).assign(w=1.0), monkeypatch, 25)
+    with pytest.raises(kind, match=re.escape(message)):
+        call(lf, pandas_in(make_model()))
+
+
+def test_iml_on_polars_lazy(monkeypatch):
+    data = frame(300, seed=10)
+    data["target"] = np.arange(300.0)
+    lf, eager = polars_lazy(data, monkeypatch, 37)
+    model = pandas_in(make_model(outputs=2))
+    got_p = Predictor(predict_function=model, data=lf, y="target")
+    expected_p = Predictor(predict_function=model, data=eager, y="target")
+    assert got_p.feature_types == expected_p.feature_types and got_p.feature_names == expected_p.feature_names
+    for feature, kwargs in [("x", {}), ("cat", {}), (["cat", "x"], {}), ("x", {"method": "pdp"}),
+                            (["x", "cat"], {"method": "pdp", "grid_size": [4, 3]})]:
+        same_table(FeatureEffect(got_p, feature, **kwargs).results, FeatureEffect(expected_p, feature, **kwargs).results)
 
 
 # ----------------------------------------------------------------------------- Spark

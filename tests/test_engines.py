@@ -1,7 +1,7 @@
-"""Dask and Spark engines against pandas on the same data.
+"""Dask, Spark and polars lazy engines against pandas on the same data.
 
 The same data in pandas is what the engine's own collection gives
-(``ddf.compute()``, ``sdf.toPandas()``): every ``map_reduce`` of a function
+(``ddf.compute()``, ``sdf.toPandas()``, ``lf.collect().to_pandas()``): every ``map_reduce`` of a function
 that depends on each row's global position, and every summary (column
 checks, order statistics, type-1 and type-7 quantiles, the level-ordering
 counts and the distances they give), must equal the pandas engine's, or a
@@ -428,11 +428,134 @@ def test_spark_engine_on_an_empty_frame(spark):
     assert engine.map_reduce(lambda block, offset: (block.shape[0], offset)) == (0, 0)
 
 
+# --- polars LazyFrame ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rows_per_block", [1 << 18, 20, 7, 1], ids=["one", "even", "uneven", "all-one-row"])
+@pytest.mark.parametrize("parts", [[60], [25, 0, 1, 34]], ids=["one-frame", "concatenated"])
+def test_polars_lazy_engine_equals_pandas(rows_per_block, parts):
+    pl = pytest.importorskip("polars")
+    from pyale._engines.polars import PolarsLazyEngine
+
+    frame = data(sum(parts), seed=len(parts) + rows_per_block)
+    starts = np.concatenate(([0], np.cumsum(parts)[:-1])).astype(int)
+    lf = pl.concat([pl.from_pandas(frame.iloc[s : s + n]).lazy() for s, n in zip(starts, parts)])
+    engine = PolarsLazyEngine(lf, rows_per_block=rows_per_block)
+    sizes = engine.map_reduce(lambda block, offset: [(offset, block.shape[0])], lambda a, b: a + b)
+    assert [n for _, n in sizes] == [min(rows_per_block, 60 - o) for o in range(0, 60, rows_per_block)]
+    check_engine_against_pandas(engine, lf.collect().to_pandas())
+
+
+def test_polars_lazy_engine_reads_parquet_files_in_order(tmp_path):
+    pl = pytest.importorskip("polars")
+    from pyale._engines.polars import PolarsLazyEngine
+
+    frame = data(500, seed=4)
+    for i, start in enumerate(range(0, 500, 130)):  # file names sort in row order
+        pl.from_pandas(frame.iloc[start : start + 130]).write_parquet(tmp_path / f"part-{i:02}.parquet",
+                                                                       row_group_size=50)
+    lf = pl.scan_parquet(tmp_path / "*.parquet")
+    collected = lf.collect().to_pandas()
+    assert_array_equal(collected["i"], frame["i"])
+    check_engine_against_pandas(PolarsLazyEngine(lf, rows_per_block=64), collected)
+
+
+def test_polars_lazy_engine_dtypes_are_those_of_collect():
+    pl = pytest.importorskip("polars")
+    from pyale._engines.polars import PolarsLazyEngine
+
+    lf = pl.LazyFrame({
+        "i": [1, 2, None, 4, 5, 6], "j": [1, 2, 3, 4, 5, 6], "b": [True, False, True, None, True, True],
+        "c": pl.Series(["z", "b", "z", "a", "q", "b"], dtype=pl.Categorical),
+        "e": pl.Series(["x", "y", "x", "y", "x", "y"], dtype=pl.Enum(["y", "x", "w"])),
+    })
+    collected = lf.collect().to_pandas()
+    engine = PolarsLazyEngine(lf, rows_per_block=2)
+    assert engine.dtypes.to_dict() == {**collected.dtypes.to_dict(), "c": engine.dtypes["c"]}
+    for block in engine.map_reduce(lambda block, offset: [block], lambda a, b: a + b):
+        assert block[["i", "j", "b", "e"]].dtypes.to_dict() == collected[["i", "j", "b", "e"]].dtypes.to_dict()
+    # each block holds its own categories; the grid stage unites them in row order, as collect() does
+    checks = column_checks(engine, ["c"])
+    assert checks["c"].categorical_dtype == collected["c"].dtype
+    assert engine.head(3).equals(collected.head(3).astype({"c": engine.head(3)["c"].dtype}))
+
+
+def test_polars_lazy_engine_re_raises_and_refuses_data_that_change():
+    pl = pytest.importorskip("polars")
+    from pyale._engines.polars import PolarsLazyEngine
+
+    engine = PolarsLazyEngine(pl.from_pandas(data(20, seed=2)).lazy(), rows_per_block=8)
+
+    def fails(block, offset):
+        raise ValueError(f"model failed at {offset}")
+
+    with pytest.raises(ValueError, match="model failed at 0"):
+        engine.map_reduce(fails)
+    assert engine.n_rows == 20
+    engine.lf = engine.lf.head(19)  # a query that gives other rows than in the first pass
+    with pytest.raises(DataChangedError, match=re.escape("The polars LazyFrame gave 20 rows in the first pass over "
+                                                         "it and 19 now")):
+        engine.map_reduce(lambda block, offset: block.shape[0])
+
+
+def test_polars_lazy_engine_on_an_empty_frame():
+    pl = pytest.importorskip("polars")
+    from pyale._engines.polars import PolarsLazyEngine
+
+    engine = PolarsLazyEngine(pl.from_pandas(data(10, seed=1)).lazy().head(0))
+    assert engine.n_rows == 0
+    assert engine.map_reduce(lambda block, offset: (block.shape[0], offset)) == (0, 0)
+
+
+# --- the registry ------------------------------------------------------------------------
+
+
+def _typed_as(module: str, name: str):
+    return type(name, (), {"__module__": module})()
+
+
+@pytest.mark.parametrize("obj, frame, engine_object, name", [
+    (_typed_as("dask.dataframe.core", "DataFrame"), True, True, "Dask DataFrame"),
+    (_typed_as("dask_expr._collection", "DataFrame"), True, True, "Dask DataFrame"),
+    (_typed_as("dask_expr._collection", "Series"), False, True, None),
+    (_typed_as("pyspark.sql.dataframe", "DataFrame"), True, True, "Spark DataFrame"),
+    (_typed_as("pyspark.sql.column", "Column"), False, True, None),
+    (_typed_as("polars.lazyframe.frame", "LazyFrame"), True, True, "polars LazyFrame"),
+    (_typed_as("polars.dataframe.frame", "DataFrame"), False, False, None),
+    (_typed_as("polars.series.series", "Series"), False, False, None),
+    (pd.DataFrame({"x": [1.0]}), False, False, None),
+    (np.zeros((2, 2)), False, False, None),
+])
+def test_the_registry_recognises_each_engine_by_its_type_alone(obj, frame, engine_object, name):
+    from pyale._engines import engine_name, is_engine_frame, is_engine_object
+
+    assert is_engine_frame(obj) is frame
+    assert is_engine_object(obj) is engine_object
+    if name is None:
+        with pytest.raises(TypeError, match=re.escape("pyale cannot compute on a")):
+            engine_name(obj)
+    else:
+        assert engine_name(obj) == name
+
+
+def test_importing_pyale_imports_no_engine_library(child_environment):
+    import subprocess
+    import sys
+
+    code = ("import sys, pyale, pyale._engines.registry as r; "
+            "frame = type('LazyFrame', (), {'__module__': 'polars.lazyframe.frame'})(); "
+            "assert r.is_engine_frame(frame); "
+            "print(sorted(m for m in ('dask', 'pyspark', 'polars') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=child_environment,
+                         check=True)
+    assert out.stdout.strip() == "[]"
+
+
 # --- the out-of-core benchmark -----------------------------------------------------------
 
 
 def test_engine_benchmark_runs_small(dask_dataframe, tmp_path, capsys, child_environment):
-    """benchmarks/bench_engines.py end to end on a small data set (Dask and pandas agree exactly)."""
+    """benchmarks/bench_engines.py end to end on a small data set (Dask, polars and pandas agree exactly)."""
     import sys
     from pathlib import Path
 
@@ -441,7 +564,7 @@ def test_engine_benchmark_runs_small(dask_dataframe, tmp_path, capsys, child_env
 
     out = tmp_path / "result.json"
     assert bench_engines.main(
-        ["--rows", "30000", "--rows-per-file", "7000", "--row-group", "3000", "--engines", "dask,pandas",
+        ["--rows", "30000", "--rows-per-file", "7000", "--row-group", "3000", "--engines", "dask,pandas,polars",
          "--dir", str(tmp_path), "--json", str(out)]
     ) == 0
     printed = capsys.readouterr().out
@@ -449,10 +572,12 @@ def test_engine_benchmark_runs_small(dask_dataframe, tmp_path, capsys, child_env
     assert not (tmp_path / "data").exists()  # cleaned up
     import json
 
-    dask, pandas = json.loads(out.read_text())["results"]
-    assert dask["rows"] == pandas["rows"] == 30000
+    dask, pandas, polars = json.loads(out.read_text())["results"]
+    assert dask["rows"] == pandas["rows"] == polars["rows"] == 30000
+    assert polars["edges"] == pandas["edges"] and polars["counts"] == pandas["counts"]
     for name, effects in pandas["effects"].items():
         np.testing.assert_allclose(dask["effects"][name], effects, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(polars["effects"][name], effects, rtol=0, atol=1e-12)
 
 
 def test_dask_engine_refuses_data_that_change_between_passes(dask_dataframe):

@@ -52,24 +52,10 @@ from .grid import resolve_level_order
 from .levels import level_distances_from_summary
 from .local import LevelAxis, NumericAxis
 
-__all__ = ["CategoryTyped", "EngineData", "FilteredEngine", "MAX_EDGES", "is_engine_frame", "is_engine_object"]
+__all__ = ["CategoryTyped", "EngineData", "FilteredEngine", "MAX_EDGES"]
 
 #: Most interval edges of one feature on an engine (distinct values gathered, or quantiles asked for).
 MAX_EDGES = 1 << 20
-
-
-def is_engine_frame(data: object) -> bool:
-    """Whether ``data`` is a Dask or Spark DataFrame (computed on through an engine).
-
-    Only data frames: a Dask Series or Array or a Spark Column is refused
-    where a pandas Series is (see :func:`pyale._frames.as_pandas`).
-    """
-    return type(data).__name__ == "DataFrame" and is_engine_object(data)
-
-
-def is_engine_object(data: object) -> bool:
-    """Whether ``data`` is any Dask or Spark object (a frame, Series, Array or Column)."""
-    return type(data).__module__.startswith(("dask", "pyspark", "dask_expr"))
 
 
 # ----------------------------------------------------------------------------- filtered rows
@@ -151,6 +137,10 @@ class CategoryTyped(Engine):
     def typed(self, block: pd.DataFrame) -> pd.DataFrame:
         """``block`` with the data's categorical dtypes."""
         return _typed(block, 0, func=lambda b, _: b, dtypes=self.categorical)
+
+    def head(self, n: int) -> pd.DataFrame | None:
+        rows = self.engine.head(n)
+        return None if rows is None else self.typed(rows)
 
     def map_reduce(self, func, combine=add_results, *, columns=None):
         return self.engine.map_reduce(functools.partial(_typed, func=func, dtypes=self.categorical), combine,

@@ -27,13 +27,9 @@ import numpy as np
 import pandas as pd
 
 from .._engines.columns import level_codes, numeric_values
-from .._engines.dask import DaskEngine
-from .._engines.pandas import PandasEngine
-from .._engines.spark import SparkEngine
 from .._rbase import bin_right_closed
 from .bootstrap import CHUNK, make_draws
 from .calls import PredictionError
-from .engine_grid import CategoryTyped
 from .estimate import estimate
 from .pd import grid_predictions
 from .shifted import categorical_column_values, numeric_column_values
@@ -45,25 +41,6 @@ PROBE_ROWS = 8
 
 
 # ----------------------------------------------------------------------------- the probe
-def _head(engine, n: int) -> pd.DataFrame | None:
-    """The first rows of an engine cheaply (one partition), with the blocks' dtypes; None if unknown."""
-    if isinstance(engine, CategoryTyped):
-        rows = _head(engine.engine, n)
-        return None if rows is None else engine.typed(rows)
-    if isinstance(engine, PandasEngine):
-        return engine.frame.head(n)
-    if isinstance(engine, DaskEngine):
-        lengths = engine.partition_lengths
-        nonempty = np.flatnonzero(lengths)
-        if not nonempty.shape[0]:
-            return None
-        part = engine.ddf.partitions[int(nonempty[0])]
-        return part.head(n, npartitions=1, compute=False).compute(scheduler=engine.scheduler)
-    if isinstance(engine, SparkEngine):
-        return engine.head(n)  # kept by the first pass
-    return None
-
-
 def _first_rows_block(block, offset, *, n):
     return (offset, block.head(n)) if block.shape[0] else None
 
@@ -81,7 +58,7 @@ def _first_rows_combine(a, b):
 
 def probe_rows(data, n: int = PROBE_ROWS) -> pd.DataFrame:
     """A few rows that take part (positive weight, inside a user grid), the model's columns only."""
-    rows = _head(data.engine, max(n, 64) if data.keep is not None else n)
+    rows = data.engine.head(max(n, 64) if data.keep is not None else n)
     if rows is not None and data.keep is not None:
         rows = rows[data.keep(rows)]
     if rows is None or rows.shape[0] == 0:

@@ -10,11 +10,12 @@ the same numbers on every engine.
 
 The summaries (:mod:`.summaries`, :mod:`.quantiles`, :mod:`.level_summaries`) are built on
 ``map_reduce`` alone: exact column checks, order statistics and the level
-ordering's counts, identical on every engine.  The Dask and Spark engines
-are imported only when such a data frame is passed.
+ordering's counts, identical on every engine.  :mod:`.registry` recognises
+a data frame's kind and opens its engine (Dask, Spark, a polars LazyFrame);
+each engine imports its library only when such a data frame is passed.
 """
 
-from .base import Engine, add_results, as_engine
+from .base import Engine, add_results
 from .level_summaries import LevelOrderSummary, level_order_summaries
 from .pandas import PandasEngine
 from .quantiles import (
@@ -24,6 +25,7 @@ from .quantiles import (
     quantiles_type7,
     quantiles_type7_of,
 )
+from .registry import as_engine, drop_column, engine_name, is_engine_frame, is_engine_object
 from .summaries import ColumnCheck, column_checks
 from .weighted import (
     smallest_positive_weight,
@@ -37,6 +39,10 @@ __all__ = [
     "PandasEngine",
     "add_results",
     "as_engine",
+    "drop_column",
+    "engine_name",
+    "is_engine_frame",
+    "is_engine_object",
     "ColumnCheck",
     "column_checks",
     "order_statistics",

@@ -6,7 +6,7 @@ from typing import Any, Callable, Sequence
 
 import pandas as pd
 
-__all__ = ["Engine", "add_results", "as_engine"]
+__all__ = ["Engine", "add_results"]
 
 
 def add_results(a: Any, b: Any) -> Any:
@@ -69,27 +69,12 @@ class Engine:
         """The whole column as a pandas Series (in-memory engines only)."""
         raise NotImplementedError
 
+    def head(self, n: int) -> pd.DataFrame | None:
+        """Some ``n`` rows with the dtypes blocks carry, read cheaply (for a model probe); None if not cheap."""
+        return None
+
     @property
     def in_memory(self) -> bool:
         """Whether :meth:`column` and :meth:`frame` are available."""
         return False
 
-
-def as_engine(data, *, max_rows_per_block: int | None = None) -> Engine:
-    """The engine for ``data``: a pandas DataFrame, a Dask or a Spark DataFrame."""
-    if isinstance(data, Engine):
-        return data
-    if isinstance(data, pd.DataFrame):
-        from .pandas import PandasEngine
-
-        return PandasEngine(data, max_rows_per_block=max_rows_per_block)
-    module = type(data).__module__
-    if module.startswith("dask"):
-        from .dask import DaskEngine
-
-        return DaskEngine(data)
-    if module.startswith("pyspark"):
-        from .spark import SparkEngine
-
-        return SparkEngine(data)
-    raise TypeError(f"pyale cannot compute on a {module}.{type(data).__name__}.")

@@ -40,7 +40,12 @@ from .base import Engine, add_results
 from .selection import DataChangedError
 from .shipping import pickled, unpickled
 
-__all__ = ["DaskEngine", "FAN_IN"]
+__all__ = ["DaskEngine", "FAN_IN", "ENGINE", "NAME", "MODULES", "accepts", "drop", "owns"]
+
+#: How messages name the data this engine computes on.
+NAME = "Dask DataFrame"
+#: How the modules of Dask's types begin (``dask``, ``dask_expr``; read off an object's type: nothing is imported).
+MODULES = ("dask",)
 
 #: Results added per reduction task.
 FAN_IN = 8
@@ -73,6 +78,21 @@ def _fold(combine, *parts):
 
 def _length(block: pd.DataFrame) -> int:
     return block.shape[0]
+
+
+def owns(obj) -> bool:
+    """Whether ``obj`` (of one of :data:`MODULES`) is any Dask object: a frame, Series or Array."""
+    return True
+
+
+def accepts(data) -> bool:
+    """Whether ``data`` (of one of :data:`MODULES`) is a Dask DataFrame, which this engine computes on."""
+    return type(data).__name__ == "DataFrame"
+
+
+def drop(data, column):
+    """``data`` without ``column``."""
+    return data.drop(columns=[column])
 
 
 class DaskEngine(Engine):
@@ -115,6 +135,14 @@ class DaskEngine(Engine):
     @property
     def n_rows(self) -> int:
         return int(self.partition_lengths.sum())
+
+    def head(self, n: int) -> pd.DataFrame | None:
+        """The first rows of the first partition that has any (None when none has)."""
+        nonempty = np.flatnonzero(self.partition_lengths)
+        if not nonempty.shape[0]:
+            return None
+        part = self.ddf.partitions[int(nonempty[0])]
+        return part.head(n, npartitions=1, compute=False).compute(scheduler=self.scheduler)
 
     def ships_to_processes(self) -> bool:
         """Whether the scheduler runs tasks in other processes (so they are pickled)."""
@@ -159,3 +187,7 @@ class DaskEngine(Engine):
             level += 1
         (total,) = dask.compute(parts[0], scheduler=self.scheduler)
         return total
+
+
+#: The engine the registry (:mod:`pyale._engines.registry`) opens an accepted data frame with.
+ENGINE = DaskEngine

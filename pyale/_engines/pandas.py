@@ -37,6 +37,9 @@ class PandasEngine(Engine):
     def column(self, name) -> pd.Series:
         return self.frame[name]
 
+    def head(self, n: int) -> pd.DataFrame:
+        return self.frame.head(n)
+
     def blocks(self):
         """``(block, offset)`` pairs in order."""
         n, step = self.n_rows, self.max_rows_per_block

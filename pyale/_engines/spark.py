@@ -51,7 +51,12 @@ from .base import Engine, add_results
 from .selection import DataChangedError
 from .shipping import WorkerImportError, pickled, unpickled
 
-__all__ = ["SparkEngine", "ROWS_PER_BLOCK"]
+__all__ = ["SparkEngine", "ROWS_PER_BLOCK", "ENGINE", "NAME", "MODULES", "accepts", "drop", "owns"]
+
+#: How messages name the data this engine computes on.
+NAME = "Spark DataFrame"
+#: How the modules of Spark's types begin (read off an object's type: nothing is imported).
+MODULES = ("pyspark",)
 
 #: Rows per block handed to the function (Arrow batches are joined up to this).
 ROWS_PER_BLOCK = 1 << 18
@@ -148,6 +153,21 @@ def _count_partition(batches, *, nullable, rename=None):
         missing += np.array([int(batch[name].isna().sum()) for name in nullable], dtype=np.int64)
     if rows:
         yield pd.DataFrame({"partition": [partition], "rows": [rows], "missing": [pickle.dumps(missing)]})
+
+
+def owns(obj) -> bool:
+    """Whether ``obj`` (of one of :data:`MODULES`) is any Spark object: a DataFrame or a Column."""
+    return True
+
+
+def accepts(data) -> bool:
+    """Whether ``data`` (of one of :data:`MODULES`) is a Spark DataFrame, which this engine computes on."""
+    return type(data).__name__ == "DataFrame"
+
+
+def drop(data, column):
+    """``data`` without ``column``."""
+    return data.drop(column)
 
 
 def _worker_python(session) -> str | None:
@@ -343,3 +363,7 @@ class SparkEngine(Engine):
             part = pickle.loads(row["result"])
             total = part if total is None else combine(total, part)
         return total
+
+
+#: The engine the registry (:mod:`pyale._engines.registry`) opens an accepted data frame with.
+ENGINE = SparkEngine

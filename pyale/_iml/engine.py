@@ -18,7 +18,8 @@ import numpy as np
 import pandas as pd
 
 from .._core.conventions import IML
-from .._core.engine_grid import EngineData, InsideRange, is_engine_frame
+from .._core.engine_grid import EngineData, InsideRange
+from .._engines import as_engine, drop_column, is_engine_frame
 from .._core.engine_passes import PDAxis, engine_estimate, pd_sums, probe, probe_rows
 from .._core.features import Feature
 from .._core.local import Plan
@@ -41,14 +42,14 @@ def engine_predictor_data(data, y, *, caller: str):
             f"The 'y' parameter of {caller} must be a column name when data is a Dask or Spark DataFrame "
             f"(values cannot be aligned with its partitions). Got {type(y).__name__} instead."
         )
-    columns = list(data.columns)
+    columns = list(as_engine(data).columns)
     if y is not None:
         if y not in columns:
             raise ValueError(
                 f"The 'y' parameter of {caller} must name a column of data. Got {y!r}; the "
                 f"columns are {columns!r}."
             )
-        data = data.drop(columns=[y]) if type(data).__module__.startswith(("dask", "dask_expr")) else data.drop(y)
+        data = drop_column(data, y)
     return data, open_engine(data, caller=caller, param="data"), y
 
 

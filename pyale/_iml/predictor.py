@@ -311,10 +311,11 @@ class Predictor:
                     f"data ({data.shape[0]}). Got shape {values.shape} instead."
                 )
             self.y, self.y_names = pd.Series(values, name=".y"), [".y"]
-        if len(features.columns) == 0:
+        names = list(features.columns) if self.engine is None else list(self.engine.columns)
+        if len(names) == 0:
             raise ValueError(f"The 'data' parameter of {_CALLER} has no feature besides the target.")
         self.data = features
-        self.feature_names = list(features.columns)
+        self.feature_names = names
         if self.engine is not None:
             kinds = engine_kinds(self.engine)
             self.feature_types = {name: _type_of(name, kinds[name], self.engine.engine.dtypes[name])

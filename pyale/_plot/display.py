@@ -20,6 +20,7 @@ import numpy as np
 from .._ale_result import ALEResult, check_output
 from .._api import ale
 from .._core.features import read_feature
+from .._engines import engine_name, is_engine_frame
 from .._frames import Converted, as_pandas
 from .._present import register_display, rug_and_deciles
 from .panels import (band_limits, bar_labels, bars_height, constrain, draw_bars, draw_curve, draw_surface,
@@ -214,6 +215,11 @@ class ALEDisplay:
         values = None
         if X is not None:
             frame, _ = as_pandas(X, param="X", caller="ALEDisplay.from_results", feature_names=feature_names)
+            if is_engine_frame(frame):
+                raise TypeError(
+                    "The 'X' parameter of ALEDisplay.from_results must hold its rows in memory (the rug is drawn "
+                    f"from them). Got a {engine_name(frame)} instead: pass a sample of its rows collected into memory."
+                )
             values = _numeric_columns(results, frame)
         return cls(results, feature_values=values).plot(ax=ax, **plot_kw)
 

@@ -1,0 +1,205 @@
+"""The polars lazy engine: a ``polars.LazyFrame``, blocks from polars' streaming engine.
+
+The global order of the rows is the order ``lf.collect()`` gives.  Every
+pass runs the query on polars' streaming engine
+(``lf.collect_batches(engine="streaming")``, order maintained), reading only
+the columns the pass names (a projection polars pushes down into a Parquet
+or CSV scan), and joins its batches into blocks of :data:`ROWS_PER_BLOCK`
+rows (the last may be shorter), each converted to pandas as
+``lf.collect().to_pandas()`` converts the whole frame.  So the whole frame
+is never collected: at most a block and the batches polars buffers are in
+memory at once.  Blocks are consecutive, so the offsets are the running row
+count, and every block but the last ends on a multiple of
+:data:`ROWS_PER_BLOCK` (a multiple of the bootstrap's chunk).
+
+A first pass counts the rows and the missing values of the integer and
+boolean columns, which decide their pandas dtypes, as for a whole collected
+frame: an integer column with a missing value is float64, a boolean one
+object.  A categorical column's blocks carry only their own categories;
+the grid stage unites them in row order
+(:class:`pyale._core.engine_grid.CategoryTyped`), which is the order the
+whole frame's conversion gives them (an ``Enum`` keeps its own).  Every
+later pass checks the row count (a query whose rows change is an error, not
+a wrong number).
+
+Everything runs in this process: polars' threads read and decode, and the
+mapped function, with the model inside, runs on each block in a pool of
+:func:`pyale._threads.num_threads` threads, as Dask's threaded scheduler
+runs it on partitions (at most one block more than threads is held at
+once; the results are added in the rows' order).  Nothing is pickled.  polars itself is imported only when such a frame is used.  An
+eager ``polars.DataFrame`` is not this engine's: it is converted to pandas
+once (:func:`pyale._frames.as_pandas`).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, Sequence
+
+import pandas as pd
+
+from .._threads import num_threads
+from .base import Engine, add_results
+from .selection import DataChangedError
+
+__all__ = ["ENGINE", "NAME", "MODULES", "PolarsLazyEngine", "ROWS_PER_BLOCK", "accepts", "drop", "owns"]
+
+#: How messages name the data this engine computes on.
+NAME = "polars LazyFrame"
+#: How the modules of polars' types begin (read off an object's type: nothing is imported).
+MODULES = ("polars.",)
+#: Rows per block handed to the function (a multiple of the bootstrap's chunk, 4096 rows).
+ROWS_PER_BLOCK = 1 << 18
+_INTEGRAL = ("Int8", "Int16", "Int32", "Int64", "Int128", "UInt8", "UInt16", "UInt32", "UInt64")
+
+
+def owns(obj) -> bool:
+    """Whether ``obj`` (of one of :data:`MODULES`) is lazy: a LazyFrame (an eager frame or Series is not)."""
+    return type(obj).__name__ == "LazyFrame"
+
+
+def accepts(data) -> bool:
+    """Whether ``data`` (of one of :data:`MODULES`) is a polars LazyFrame, which this engine computes on."""
+    return type(data).__name__ == "LazyFrame"
+
+
+def drop(data, column):
+    """``data`` without ``column``."""
+    return data.drop(column)
+
+
+def _typed(block: pd.DataFrame, dtypes: dict) -> pd.DataFrame:
+    """A block's integer and boolean columns with the dtypes the whole frame's conversion gives them."""
+    for name, dtype in dtypes.items():
+        series = block[name]
+        if series.dtype == dtype or isinstance(dtype, pd.CategoricalDtype):
+            continue
+        block[name] = series.astype(object).where(series.notna(), None) if dtype == object else series.astype(dtype)
+    return block
+
+
+def _added(total, part, combine):
+    return part if total is None else combine(total, part)
+
+
+def _blocks(batches, dtypes: dict, rows_per_block: int):
+    """pandas blocks of ``rows_per_block`` rows (the last may be shorter) from polars batches, in order."""
+    import polars as pl
+
+    pending, size = [], 0
+    for batch in batches:
+        if batch.height == 0:
+            continue
+        pending.append(batch)
+        size += batch.height
+        while size >= rows_per_block:
+            joined = pending[0] if len(pending) == 1 else pl.concat(pending, rechunk=False)
+            yield _typed(joined.slice(0, rows_per_block).to_pandas(), dtypes)
+            size -= rows_per_block
+            pending = [joined.slice(rows_per_block)] if size else []
+    if size:
+        joined = pending[0] if len(pending) == 1 else pl.concat(pending, rechunk=False)
+        yield _typed(joined.to_pandas(), dtypes)
+
+
+class PolarsLazyEngine(Engine):
+    """A polars LazyFrame as an engine.
+
+    Parameters
+    ----------
+    lf : polars.LazyFrame
+        The data (never modified).  Its query must give the same rows in the
+        same order every time.
+    rows_per_block : int, optional
+        Rows per block handed to the mapped function (:data:`ROWS_PER_BLOCK`
+        by default).
+    """
+
+    def __init__(self, lf, *, rows_per_block: int | None = None):
+        self.lf = lf
+        self.rows_per_block = ROWS_PER_BLOCK if rows_per_block is None else rows_per_block
+        self.schema = lf.collect_schema()
+        self.columns = pd.Index(list(self.schema.names()))
+        self._n_rows: int | None = None
+        self._dtypes: pd.Series | None = None
+
+    def _first_pass(self) -> None:
+        import polars as pl
+
+        names = list(self.columns)
+        nullable = [i for i, name in enumerate(names)
+                    if str(self.schema[name]) in _INTEGRAL or self.schema[name] == pl.Boolean]
+        counts = self.lf.select(
+            pl.len().cast(pl.Int64).alias("rows"),
+            *[pl.nth(i).null_count().cast(pl.Int64).alias(f"missing_{i}") for i in nullable],
+        ).collect(engine="streaming").row(0)
+        self._n_rows = int(counts[0])
+        dtypes = self.lf.limit(0).collect().to_pandas().dtypes
+        dtypes.index = self.columns
+        for i, missing in zip(nullable, counts[1:]):
+            if missing:
+                dtypes.iloc[i] = pd.api.types.pandas_dtype(object if self.schema[names[i]] == pl.Boolean else float)
+        self._dtypes = dtypes
+
+    @property
+    def n_rows(self) -> int:
+        if self._n_rows is None:
+            self._first_pass()
+        return self._n_rows
+
+    @property
+    def dtypes(self) -> pd.Series:
+        if self._dtypes is None:
+            self._first_pass()
+        return self._dtypes
+
+    def _projected(self, columns):
+        """The query with only ``columns`` (selected by position: names are never read as patterns)."""
+        if columns is None or len(columns) == len(self.columns):
+            return self.lf, list(self.columns)
+        import polars as pl
+
+        wanted = set(columns)
+        positions = [i for i, name in enumerate(self.columns) if name in wanted]
+        return self.lf.select(pl.nth(*positions)), [self.columns[i] for i in positions]
+
+    def head(self, n: int) -> pd.DataFrame:
+        """The first ``n`` rows (``lf.head(n)``, which polars reads without the rest)."""
+        return _typed(self.lf.head(n).collect(engine="streaming").to_pandas(), dict(self.dtypes))
+
+    def map_reduce(
+        self,
+        func: Callable[[pd.DataFrame, int], Any],
+        combine: Callable[[Any, Any], Any] = add_results,
+        *,
+        columns: Sequence | None = None,
+    ) -> Any:
+        query, names = self._projected(columns)
+        dtypes = {name: self.dtypes[name] for name in names}
+        batches = query.collect_batches(chunk_size=self.rows_per_block, maintain_order=True, engine="streaming")
+        workers = num_threads()
+        total, seen, pending = None, 0, deque()
+        pool = ThreadPoolExecutor(workers, thread_name_prefix="pyale-polars")
+        try:
+            for block in _blocks(batches, dtypes, self.rows_per_block):
+                pending.append(pool.submit(func, block, seen))
+                seen += block.shape[0]
+                while len(pending) > workers:  # at most workers + 1 blocks in memory
+                    total = _added(total, pending.popleft().result(), combine)
+            while pending:  # combined in the rows' order: the same numbers on every run
+                total = _added(total, pending.popleft().result(), combine)
+        finally:
+            pool.shutdown(cancel_futures=True)
+        if seen != self.n_rows:
+            raise DataChangedError(
+                f"The polars LazyFrame gave {self.n_rows} rows in the first pass over it and {seen} now: its "
+                "query is not deterministic. Write it out first (lf.sink_parquet(...)) and scan the files."
+            )
+        if total is None:
+            return func(pd.DataFrame({name: pd.Series(dtype=dtypes[name]) for name in names}), 0)
+        return total
+
+
+#: The engine the registry (:mod:`pyale._engines.registry`) opens an accepted data frame with.
+ENGINE = PolarsLazyEngine
