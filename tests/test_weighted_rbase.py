@@ -46,11 +46,14 @@ def test_zero_weights_drop_values_and_fractional_weights_extend(weights):
 
 
 @settings(max_examples=300, deadline=None)
-@given(samples, st.integers(1, 45), st.sampled_from([1 / 3, 0.1, 7.0, 1e-3, 2.0**-20, 1 / 977]))
+@given(samples.filter(lambda rows: any(w == 1 for _, w in rows)), st.integers(1, 45),
+       st.sampled_from([1 / 3, 0.1, 7.0, 1e-3, 2.0**-20, 1 / 977]))
 def test_type1_positions_do_not_change_when_the_weights_are_scaled(rows, k, scale):
     # Type-1 targets are counted in rows of the smallest positive weight: integer weights with a
     # weight of 1 give the repeated rows' quantiles, and so do those weights times any constant,
     # although each scaled weight is rounded (R's tie n * p == j is kept, not missed by an ulp).
+    # Weights whose ratios to the smallest are not whole (3 and 4) count fractional rows, where a
+    # tie of N * p with a cumulative weight can fall either way once the weights are rounded.
     x = np.array([v for v, _ in rows])
     w = np.array([c for _, c in rows], dtype=float)
     unit = w[w > 0].min()
