@@ -33,13 +33,13 @@ import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
-from ..._rbase import bin_right_closed, r_seq
+from ..._rbase import bin_right_closed
 from ..accumulate import local_means
 from ..calls import predict_variants
 from ..estimate import Estimate, require_finite_effects
-from ..grid import aleplot_edges, every_value_is_an_edge
 from ..local import Entries, LevelAxis, Plan, _per_part
 from ..shifted import numeric_grid_values
+from .aleplot import ALEPlotGrid
 from .base import Convention
 
 __all__ = [
@@ -54,8 +54,11 @@ __all__ = [
 ]
 
 
-class AlePackageConvention(Convention):
+class AlePackageConvention(ALEPlotGrid, Convention):
     """R's ale 0.5.0: bins with the minimum's own bin, backward differences, ale's centring.
+
+    The grid is ALEPlot's (:class:`~pyale._core.conventions.aleplot.ALEPlotGrid`):
+    ale's bin ceilings are ALEPlot's edges.
 
     Its plans' axes are :class:`AleNumericAxis` and :class:`AleLevelAxis`
     (built by :mod:`pyale._alepkg.axes`); its estimates are
@@ -100,15 +103,6 @@ class AlePackageConvention(Convention):
         ),
     }
 
-    # -- grid: ale's ceilings are ALEPlot's edges
-    def edges(self, values: np.ndarray, n_intervals: int, integer: bool = False) -> np.ndarray:
-        return aleplot_edges(values, n_intervals)
-
-    def probabilities(self, n_intervals: int) -> tuple[np.ndarray, bool]:
-        return r_seq(1.0 / n_intervals, 1.0, n_intervals), True
-
-    def every_value_is_an_edge(self, n_values: int, n_intervals: int) -> bool:
-        return every_value_is_an_edge(n_values, n_intervals, "aleplot")
 
     # -- map
     def block_entries(self, plan: Plan, block: pd.DataFrame, caller, *, rows_per_call=None,

@@ -28,10 +28,27 @@ from ..shifted import Gather
 from ..sums import GroupSums
 from .base import COMMON_RULES, Convention
 
-__all__ = ["ALEPlotConvention", "ALEPLOT"]
+__all__ = ["ALEPlotGrid", "ALEPlotConvention", "ALEPLOT"]
 
 
-class ALEPlotConvention(Convention):
+class ALEPlotGrid:
+    """ALEPlot's grid: ``c(min(x), quantile(x, seq(1/K, 1, length.out = K), type = 1))``, made unique.
+
+    Shared by the conventions whose edges are ALEPlot's (ALEPlot itself, and
+    R's ``ale``, whose bin ceilings are these edges).
+    """
+
+    def edges(self, values: np.ndarray, n_intervals: int, integer: bool = False) -> np.ndarray:
+        return aleplot_edges(values, n_intervals)
+
+    def probabilities(self, n_intervals: int) -> tuple[np.ndarray, bool]:
+        return r_seq(1.0 / n_intervals, 1.0, n_intervals), True
+
+    def every_value_is_an_edge(self, n_values: int, n_intervals: int) -> bool:
+        return every_value_is_an_edge(n_values, n_intervals, "aleplot")
+
+
+class ALEPlotConvention(ALEPlotGrid, Convention):
     """ALEPlot 1.1: the grid, the row moves and the centring of ``ALEPlot()``."""
 
     name = "aleplot"
@@ -51,15 +68,6 @@ class ALEPlotConvention(Convention):
         "pairs accepted": "numeric x numeric, categorical x numeric (categorical first)",
     }
 
-    # -- grid
-    def edges(self, values: np.ndarray, n_intervals: int, integer: bool = False) -> np.ndarray:
-        return aleplot_edges(values, n_intervals)
-
-    def probabilities(self, n_intervals: int) -> tuple[np.ndarray, bool]:
-        return r_seq(1.0 / n_intervals, 1.0, n_intervals), True
-
-    def every_value_is_an_edge(self, n_values: int, n_intervals: int) -> bool:
-        return every_value_is_an_edge(n_values, n_intervals, "aleplot")
 
     def mid_scaled(self, edges: np.ndarray) -> np.ndarray:
         """Cell mid-points divided by the range, as ALEPlot's nearest-cell search measures them:
