@@ -10,17 +10,16 @@ import numpy as np
 import pandas as pd
 
 from ._aleplot import r_shaped_caller
-from ._core.features import Feature, read_feature
+from ._core.estimate import require_finite_effects
+from ._core.features import Feature
 from ._core.frame_grid import FrameData
-from ._core.shifted import categorical_column_values, numeric_column_values
-from ._core.pd import DEFAULT_ROWS_PER_CALL, grid_predictions
+from ._core.pd import DEFAULT_ROWS_PER_CALL
 from ._core.bounds import check_pd_points, pd_point_limit
-from ._rbase import bin_right_closed, level_counts, r_seq
+from ._rbase import r_seq
 from ._results import PDPlotResult
 from ._checks import is_tuple_label, resolve_column, resolve_pair
 from ._frames import as_pandas
 from ._engine_plans import is_engine_frame, open_engine, read_pair
-from ._core.engine_grid import EngineData
 from ._core.engine_passes import PDAxis, pd_sums, probe, probe_rows
 
 __all__ = ["PDPlot"]
@@ -28,53 +27,66 @@ __all__ = ["PDPlot"]
 _CALLER = "PDPlot"
 
 
-def _numeric_grid(feature: Feature, K: int, which: str) -> tuple[np.ndarray, np.ndarray]:
-    """R's ``seq(min, max, length.out = K)`` and the rows per grid value.
+def _numeric_grid(data, feature: Feature, K: int, which: str) -> tuple[np.ndarray, np.ndarray | None]:
+    """R's ``seq(min, max, length.out = K)`` and the breaks R counts rows with (None for K = 1).
 
     R counts rows with ``cut(x, c(min - step, grid), include.lowest = TRUE)``:
     the first grid value gets the rows at the minimum, grid value ``k`` the
-    rows in ``(grid[k-1], grid[k]]``.
+    rows in ``(grid[k-1], grid[k]]``.  With ``K = 1`` the grid is the minimum
+    alone and every row counts there.
     """
-    low, high = feature.values.min(), feature.values.max()
+    low, high = data.value_range(feature.name)
     if low == high:
         raise ValueError(
             f"Column {feature.name!r} ({which}) is constant ({float(low)!r}); partial dependence "
             "over its range is undefined."
         )
     if K == 1:
-        # R: seq(min, max, length.out = 1) is the minimum; one grid value, centred to 0.
-        return np.array([low]), np.zeros(feature.values.shape[0], dtype=np.int64)
+        return np.array([low]), None
     grid = r_seq(low, high, K)
-    breaks = np.concatenate(([low - (grid[1] - grid[0])], grid))
-    bins = bin_right_closed(feature.values, breaks)
-    return grid, bins
+    return grid, np.concatenate(([low - (grid[1] - grid[0])], grid))
 
 
-def _setter(frame: pd.DataFrame, feature: Feature, grid_values):
-    column = frame[feature.name]
+def _axis(feature: Feature, grid, breaks, points) -> PDAxis:
+    """The feature's axis of the grid points (counted by its breaks, or with K = 1 all at the one value)."""
     if feature.categorical:
-        return lambda points: categorical_column_values(column, feature, points)
-    grid = np.asarray(grid_values, dtype=float)
-    return lambda points: numeric_column_values(column, grid[points])
+        return PDAxis(feature.name, np.arange(len(feature.levels)), points, categorical=True, levels=feature.levels)
+    if breaks is None:
+        breaks = np.array([-np.inf, np.inf])
+    return PDAxis(feature.name, grid, points, breaks=breaks)
 
 
-def _single(X, caller, name, K, rows_per_call):
-    feature = read_feature(X[name], label=f"Column {name!r} (J)")
-    purpose = f"partial dependence of {name!r}"
+def _mean_predictions(data, caller, axes: list, n_points: int, rows_per_call, purpose: str,
+                      count_axes: list) -> tuple[np.ndarray, np.ndarray | None]:
+    """The mean prediction per grid point over the rows, and the rows per cell of ``count_axes``."""
+    if not data.engine.in_memory:  # the model's first call on the driver, before the passes
+        probe(caller, probe_rows(data))
+    found = pd_sums(data, axes, n_points, caller, rows_per_call=rows_per_call, purpose=purpose,
+                    count_axes=count_axes)
+    means = require_finite_effects(found["sums"] / found["rows"], f"mean prediction for {purpose}")
+    return means[:, 0], found.get("counts")
+
+
+def _single(data, caller, name, K: int, rows_per_call) -> tuple[Feature, list | np.ndarray, np.ndarray, np.ndarray]:
+    """PDPlot of one feature: ``(feature, grid, counts, mean predictions)``.
+
+    ``data`` is the rows: :class:`~pyale._core.frame_grid.FrameData` for a
+    pandas frame, :class:`~pyale._core.engine_grid.EngineData` for an engine's.
+    """
+    feature = data.feature(name, f"Column {name!r} (J)")
     if feature.categorical:
         grid = list(feature.levels)
-        counts = level_counts(feature.codes, len(grid))
-        setter = _setter(X, feature, None)
+        axis = _axis(feature, None, None, np.arange(len(grid)))
     else:
-        check_pd_points(X.shape[0], (K,), param="K", caller=_CALLER, value=K,
-                        advice=f"Use K <= {pd_point_limit(X.shape[0]):,}.")
-        grid, bins = _numeric_grid(feature, K, "J")
-        counts = level_counts(bins, K)
-        setter = _setter(X, feature, grid)
-    means = grid_predictions(
-        X, {name: setter}, len(grid), caller, rows_per_call=rows_per_call, purpose=purpose
-    )[:, 0]
-    return _single_result(X.columns, name, feature.categorical, grid, counts, means)
+        check_pd_points(data.n_rows, (K,), param="K", caller=_CALLER, value=K,
+                        advice=f"Use K <= {pd_point_limit(data.n_rows):,}.")
+        grid, breaks = _numeric_grid(data, feature, K, "J")
+        axis = _axis(feature, grid, breaks, np.arange(len(grid)))
+    means, counts = _mean_predictions(data, caller, [axis], len(grid), rows_per_call,
+                                      f"partial dependence of {name!r}", [] if feature.categorical else [axis])
+    if feature.categorical:
+        counts = data.level_counts(feature)
+    return feature, grid, counts, means
 
 
 def _single_result(columns, name, categorical: bool, grid, counts, means) -> PDPlotResult:
@@ -90,38 +102,30 @@ def _single_result(columns, name, categorical: bool, grid, counts, means) -> PDP
     )
 
 
-def _pair(X, caller, J, K, rows_per_call):
-    names = resolve_pair(X, J, caller_name=_CALLER)
-    first, second = read_pair(FrameData(X, caller=_CALLER), names, caller_name=_CALLER)
-    limit = pd_point_limit(X.shape[0])
+def _pair(data, caller, J, K: int, rows_per_call):
+    """PDPlot of a pair: ``(names, kind, grid1, grid2, counts, mean predictions (n1, n2))``."""
+    names = resolve_pair(data.schema, J, caller_name=_CALLER)
+    first, second = read_pair(data, names, caller_name=_CALLER)
+    limit = pd_point_limit(data.n_rows)
     if first.categorical:
         n_levels = len(first.levels)
-        check_pd_points(X.shape[0], (n_levels, K), param="K", caller=_CALLER, value=K,
+        check_pd_points(data.n_rows, (n_levels, K), param="K", caller=_CALLER, value=K,
                         advice=f"Use K <= {max(1, limit // n_levels):,} beside {n_levels} levels.")
     else:
-        check_pd_points(X.shape[0], (K, K), param="K", caller=_CALLER, value=K,
+        check_pd_points(data.n_rows, (K, K), param="K", caller=_CALLER, value=K,
                         advice=f"Use K <= {math.isqrt(limit):,}.")
-    grid2, bins2 = _numeric_grid(second, K, "J[1]")
+    grid2, breaks2 = _numeric_grid(data, second, K, "J[1]")
     if first.categorical:
-        grid1 = list(first.levels)
-        bins1 = first.codes
-        kind = "categorical x numeric"
+        grid1, breaks1, kind = list(first.levels), None, "categorical x numeric"
     else:
-        grid1, bins1 = _numeric_grid(first, K, "J[0]")
+        grid1, breaks1 = _numeric_grid(data, first, K, "J[0]")
         kind = "numeric x numeric"
     n1, n2 = len(grid1), len(grid2)
-    set1 = _setter(X, first, grid1)
-    set2 = _setter(X, second, grid2)
-    means = grid_predictions(
-        X,
-        {names[0]: lambda points: set1(points // n2), names[1]: lambda points: set2(points % n2)},
-        n1 * n2,
-        caller,
-        rows_per_call=rows_per_call,
-        purpose=f"partial dependence of ({names[0]!r}, {names[1]!r})",
-    )[:, 0].reshape(n1, n2)
-    counts = np.bincount(bins1 * n2 + bins2, minlength=n1 * n2).reshape(n1, n2)
-    return _pair_result(X.columns, names, kind, grid1, grid2, counts, means)
+    points = np.arange(n1 * n2)
+    axes = [_axis(first, grid1, breaks1, points // n2), _axis(second, grid2, breaks2, points % n2)]
+    means, counts = _mean_predictions(data, caller, axes, n1 * n2, rows_per_call,
+                                      f"partial dependence of ({names[0]!r}, {names[1]!r})", axes)
+    return names, kind, grid1, grid2, counts.reshape(n1, n2), means.reshape(n1, n2)
 
 
 def _pair_result(columns, names, kind, grid1, grid2, counts, means) -> PDPlotResult:
@@ -135,84 +139,6 @@ def _pair_result(columns, names, kind, grid1, grid2, counts, means) -> PDPlotRes
         x_values=(grid1, grid2), f_values=surface, feature=names, kind=kind, counts=counts,
         column_number=tuple(columns.get_loc(n) + 1 for n in names),
     )
-
-
-# ----------------------------------------------------------------------------- on a Dask or Spark frame
-def _pd_numeric(data: EngineData, feature: Feature, K: int, which: str):
-    """``seq(min, max, length.out = K)`` and the breaks R counts rows with (None for K = 1)."""
-    low, high = data.value_range(feature.name)
-    if low == high:
-        raise ValueError(
-            f"Column {feature.name!r} ({which}) is constant ({float(low)!r}); partial dependence "
-            "over its range is undefined."
-        )
-    if K == 1:
-        return np.array([low]), None
-    grid = r_seq(low, high, K)
-    return grid, np.concatenate(([low - (grid[1] - grid[0])], grid))
-
-
-def _axis(feature: Feature, grid, breaks, points) -> PDAxis:
-    if feature.categorical:
-        return PDAxis(feature.name, np.arange(len(feature.levels)), points, categorical=True, levels=feature.levels)
-    return PDAxis(feature.name, grid, points, breaks=breaks)
-
-
-def engine_pd_single(data: EngineData, caller, name, K: int, rows_per_call):
-    """PDPlot of one feature: ``(feature, grid, counts, mean predictions)``."""
-    feature = data.feature(name, f"Column {name!r} (J)")
-    if feature.categorical:
-        grid = list(feature.levels)
-        counts = data.checks([name])[name].level_counts
-        axis = _axis(feature, None, None, np.arange(len(grid)))
-    else:
-        check_pd_points(data.n_rows, (K,), param="K", caller="PDPlot", value=K,
-                        advice=f"Use K <= {pd_point_limit(data.n_rows):,}.")
-        grid, breaks = _pd_numeric(data, feature, K, "J")
-        axis = _axis(feature, grid, breaks, np.arange(len(grid)))
-    probe(caller, probe_rows(data))
-    count_axes = [axis] if not feature.categorical and axis.breaks is not None else None
-    found = pd_sums(data, [axis], len(grid), caller, rows_per_call=rows_per_call,
-                    purpose=f"partial dependence of {name!r}", count_axes=count_axes)
-    if not feature.categorical:
-        counts = found["counts"] if count_axes else np.array([found["rows"]], dtype=np.int64)
-    return feature, grid, counts, found["sums"][:, 0] / found["rows"]
-
-
-def engine_pd_pair(data: EngineData, caller, J, K: int, rows_per_call):
-    """PDPlot of a pair: ``(names, kind, grid1, grid2, counts, mean predictions (n1, n2))``."""
-    names = resolve_pair(data.schema, J, caller_name="PDPlot")
-    first, second = read_pair(data, names, "PDPlot")
-    limit = pd_point_limit(data.n_rows)
-    if first.categorical:
-        n_levels = len(first.levels)
-        check_pd_points(data.n_rows, (n_levels, K), param="K", caller="PDPlot", value=K,
-                        advice=f"Use K <= {max(1, limit // n_levels):,} beside {n_levels} levels.")
-    else:
-        check_pd_points(data.n_rows, (K, K), param="K", caller="PDPlot", value=K,
-                        advice=f"Use K <= {math.isqrt(limit):,}.")
-    grid2, breaks2 = _pd_numeric(data, second, K, "J[1]")
-    if first.categorical:
-        grid1, breaks1, kind = list(first.levels), None, "categorical x numeric"
-    else:
-        grid1, breaks1 = _pd_numeric(data, first, K, "J[0]")
-        kind = "numeric x numeric"
-    n1, n2 = len(grid1), len(grid2)
-    points = np.arange(n1 * n2)
-    axes = [_axis(first, grid1, breaks1, points // n2), _axis(second, grid2, breaks2, points % n2)]
-    count_axes = [_counting(axes[0], n1), _counting(axes[1], n2)]
-    probe(caller, probe_rows(data))
-    found = pd_sums(data, axes, n1 * n2, caller, rows_per_call=rows_per_call,
-                    purpose=f"partial dependence of ({names[0]!r}, {names[1]!r})", count_axes=count_axes)
-    means = (found["sums"][:, 0] / found["rows"]).reshape(n1, n2)
-    return names, kind, grid1, grid2, found["counts"].reshape(n1, n2), means
-
-
-def _counting(axis: PDAxis, size: int) -> PDAxis:
-    """The axis as counted: K = 1 puts every row at the single grid value."""
-    if axis.categorical or axis.breaks is not None:
-        return axis
-    return PDAxis(axis.name, axis.values, axis.points, breaks=np.array([-np.inf, np.inf]))
 
 
 def PDPlot(
@@ -288,26 +214,22 @@ def PDPlot(
     ([0.0, 3.0, 6.0, 9.0], [-10.8, -4.8, 1.2, 7.2])
     """
     X, native = as_pandas(X, param="X", caller=_CALLER, feature_names=feature_names)
-    data = None
-    if is_engine_frame(X):  # Dask or Spark: checked on a few rows, computed on the engine
+    engine = is_engine_frame(X)
+    if engine:  # Dask or Spark: checked on a few rows, computed on the engine
         data = open_engine(X, caller=_CALLER)
         X = probe_rows(data)
     K, plot, max_rows_per_call, caller = r_shaped_caller(
         X, X_model, pred_fun, K, plot, max_rows_per_call, caller_name=_CALLER, native=native
     )
+    if not engine:
+        data = FrameData(X, caller=_CALLER)
     one = is_tuple_label(X, J, param="J", caller=_CALLER, pair_form="the list {pair}")
-    pair = not one and isinstance(J, (tuple, list, np.ndarray, pd.Index))
-    if pair and data is not None:
-        result = _pair_result(X.columns, *engine_pd_pair(data, caller, J, K, max_rows_per_call))
-    elif pair:
-        result = _pair(X, caller, J, K, max_rows_per_call)
+    if not one and isinstance(J, (tuple, list, np.ndarray, pd.Index)):
+        result = _pair_result(X.columns, *_pair(data, caller, J, K, max_rows_per_call))
     else:
         name = resolve_column(X, J, param="J", caller=_CALLER)
-        if data is not None:
-            feature, grid, counts, means = engine_pd_single(data, caller, name, K, max_rows_per_call)
-            result = _single_result(X.columns, name, feature.categorical, grid, counts, means)
-        else:
-            result = _single(X, caller, name, K, max_rows_per_call)
+        feature, grid, counts, means = _single(data, caller, name, K, max_rows_per_call)
+        result = _single_result(X.columns, name, feature.categorical, grid, counts, means)
     if plot:
         result = replace(result, display=result.plot(ax=ax))
     return result

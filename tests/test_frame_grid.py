@@ -6,7 +6,8 @@ question the grid stage asks must get the same answer from
 :class:`~pyale._core.frame_grid.FrameData` (whole-column NumPy) as from
 :class:`~pyale._core.engine_grid.EngineData` over the same rows cut into
 blocks (``BlockEngine``: the distributed code paths): features, ranges,
-each convention's edges, level orders, axes and the pair rules' refusals.
+rows per level, each convention's edges, level orders, axes and the pair
+rules' refusals.
 """
 
 from __future__ import annotations
@@ -54,6 +55,14 @@ def test_features_and_ranges_agree(both):
             expected.name, expected.categorical, expected.levels, expected.ordered, expected.integer)
         if not got.categorical:
             assert frame.value_range(name) == engine.value_range(name)
+
+
+def test_level_counts_agree(both):
+    frame, engine = both
+    for name in ["cat", "s"]:
+        got = frame.level_counts(frame.feature(name, f"Column {name!r}"))
+        assert_array_equal(got, engine.level_counts(engine.feature(name, f"Column {name!r}")))
+        assert got.sum() == 60
 
 
 @pytest.mark.parametrize("convention", [ALEPLOT, IML], ids=["aleplot", "iml"])

@@ -349,6 +349,10 @@ class EngineData:
         check = self.checks([name])[name]
         return float(check.minimum), float(check.maximum)
 
+    def level_counts(self, feature: Feature) -> np.ndarray:
+        """Rows per level of a categorical feature, from its column checks."""
+        return self.checks([feature.name])[feature.name].level_counts
+
     # -- numeric edges
     def edges(self, features: Sequence[Feature], convention: Convention, n_intervals: int, *,
               param: str) -> dict:

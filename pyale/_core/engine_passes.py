@@ -31,6 +31,7 @@ from .._rbase import bin_right_closed
 from .bootstrap import CHUNK, make_draws
 from .calls import PredictionError
 from .estimate import estimate
+from .features import Feature
 from .pd import grid_predictions
 from .shifted import categorical_column_values, numeric_column_values
 
@@ -174,15 +175,14 @@ class PDAxis:
 
 
 def _setter(block: pd.DataFrame, axis: PDAxis, start: int):
+    """The column's values at grid points ``start + points``: one gather from the values per point."""
     column = block[axis.name]
     if axis.categorical:
-        from .features import Feature
-
         feature = Feature(name=axis.name, categorical=True, levels=axis.levels)
-        index = np.asarray(axis.values)  # indices into levels
-        return lambda points: categorical_column_values(column, feature, index[axis.points[points + start]])
-    grid = np.asarray(axis.values, dtype=float)
-    return lambda points: numeric_column_values(column, grid[axis.points[points + start]])
+        at_point = np.asarray(axis.values)[axis.points][start:]  # indices into levels
+        return lambda points: categorical_column_values(column, feature, at_point[points])
+    at_point = np.asarray(axis.values, dtype=float)[axis.points][start:]
+    return lambda points: numeric_column_values(column, at_point[points])
 
 
 def _pd_block(block, offset, *, axes, n_points, caller, rows_per_call, purpose, anchor, count_axes, weight):

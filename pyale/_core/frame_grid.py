@@ -4,8 +4,8 @@ A front-end builds its plans through one data object, whichever way the
 rows are held: :class:`FrameData` for a pandas DataFrame, and
 :class:`~pyale._core.engine_grid.EngineData` for a Dask or Spark one.  Both
 answer the same questions (a column read as a feature, its range, the
-convention's interval edges, a level order, the plan's axes, the rows the
-estimator passes over); here each answer is a whole-column NumPy
+rows per level, the convention's interval edges, a level order, the
+plan's axes, the rows the estimator passes over); here each answer is a whole-column NumPy
 computation (:mod:`.features`, :mod:`.grid`, :mod:`.levels`), the one the
 pandas path has always made, so the numbers and the speed are those of
 reading the frame directly.
@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .._engines.pandas import PandasEngine
+from .._rbase import level_counts
 from .conventions import Convention
 from .features import Feature, read_feature
 from .grid import resolve_level_order
@@ -72,6 +73,10 @@ class FrameData:
     def value_range(self, name) -> tuple[float, float]:
         """Minimum and maximum of a numeric feature already read by :meth:`feature`."""
         return self._spans[name]
+
+    def level_counts(self, feature: Feature) -> np.ndarray:
+        """Rows per level of a categorical feature (R's ``table``), from its codes."""
+        return level_counts(feature.codes, len(feature.levels))
 
     # -- numeric edges
     def edges(self, features: Sequence[Feature], convention: Convention, n_intervals: int, *,

@@ -76,6 +76,8 @@ def grid_predictions(
             continue
         pieces.append(y.mean(axis=1) if average else y)
         start = points[-1] + 1
+    if not average:  # predictions, each finite (the caller checks): no copy when there is one piece
+        return pieces[0] if len(pieces) == 1 else np.concatenate(pieces, axis=0)
     return require_finite_effects(np.concatenate(pieces, axis=0), f"mean prediction for {purpose}")
 
 
