@@ -177,15 +177,16 @@ def ALEPlot(
 
     Parameters
     ----------
-    X : pandas.DataFrame, polars.DataFrame, pyarrow.Table, numpy.ndarray, or a Dask or Spark DataFrame
+    X : pandas.DataFrame, polars.DataFrame or LazyFrame, pyarrow.Table, numpy.ndarray, or a Dask or Spark DataFrame
         The data (R's ``X``); ``pred_fun`` receives ``newdata`` of the same
         type (pandas inside).  Integer and floating columns are numeric;
         pandas Categorical columns are factors (their categories are the
         levels, unused ones dropped); string columns are factors whose levels
         are the sorted distinct strings (Python's code-point order, which is
         R's ``factor()`` order in the C locale).  Never modified.  A Dask or
-        Spark DataFrame is computed on partition by partition, with the
-        numbers pandas gives on the same rows.
+        Spark DataFrame is computed on partition by partition, a polars
+        LazyFrame in streaming batches, with the numbers pandas gives on the
+        same rows.
     X_model : object
         Passed unchanged to ``pred_fun`` (R's ``X.model``).
     pred_fun : callable
@@ -259,7 +260,7 @@ def ALEPlot(
     """
     X, native = as_pandas(X, param="X", caller=_CALLER, feature_names=feature_names)
     engine = is_engine_frame(X)
-    if engine:  # Dask or Spark: checked on a few rows, computed on the engine
+    if engine:  # Dask, Spark, polars lazy: checked on a few rows, computed on the engine
         data = open_engine(X, caller=_CALLER)
         X = probe_rows(data)
     K, plot, max_rows_per_call, caller = r_shaped_caller(

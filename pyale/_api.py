@@ -305,8 +305,8 @@ def ale(
         Column names of a NumPy ``X`` (``x0``, ``x1``, ... by default).
     sample_weight : array-like or column name, optional
         One non-negative finite weight per row of X (frequency weights), or
-        the name of the column of X holding them (for a Dask or Spark X,
-        only a name); that column is then neither a feature nor shown to the
+        the name of the column of X holding them (for a Dask, Spark or polars
+        lazy X, only a name); that column is then neither a feature nor shown to the
         model, on every kind of frame.
         Integer weights give exactly the result of repeating each row that
         many times, zero drops the row; other weights extend the same
@@ -399,7 +399,7 @@ def ale(
     job.check_replicates(n_bootstrap, len(adapter.output_names or ()), caller_name=_CALLER)
     draws = job.draws(n_bootstrap, random_state) if n_bootstrap else None
     plans, names = [p for _, _, p in job.planned], [n for n, _, _ in job.planned]
-    in_memory = job.X if job.data is None else None  # a Dask or Spark frame's rows are counted on workers
+    in_memory = job.X if job.data is None else None  # an engine's frame: its rows are counted by the engine
     with effect_progress(progress, caller, in_memory, plans, names=names):
         estimates = job.estimate(caller, model, draws)
     outputs = _output_names(adapter, caller)
@@ -422,7 +422,7 @@ class _Job:
                  max_rows_per_call, feature_names, sample_weight, ci_level, y):
         X, self.native = as_pandas(X, param="X", caller=caller_name, feature_names=feature_names)
         self.data = None
-        if is_engine_frame(X):  # Dask or Spark: the plans come from the engine's summaries
+        if is_engine_frame(X):  # Dask, Spark, polars lazy: the plans come from the engine's summaries
             frame_name = engine_name(X)
             self.data = open_engine(X, caller=caller_name, sample_weight=sample_weight)
             X, sample_weight = self.data.schema, None

@@ -1,7 +1,7 @@
-"""The front-ends on a Dask or Spark data frame: arguments, features and plans from the engine.
+"""The front-ends on a Dask, Spark or polars lazy frame: arguments, features and plans from the engine.
 
 :func:`pyale.ale`, :func:`pyale.ALEPlot`, :func:`pyale.PDPlot` and iml's
-classes take a branch here when X is a Dask or Spark DataFrame: the same
+classes take a branch here when X is a Dask, Spark or polars lazy frame: the same
 argument checks and the same error messages as for pandas (a bad value is
 located by its 0-based row position, as an engine has no index), the grid
 built from the engine's exact summaries
@@ -29,7 +29,7 @@ __all__ = ["open_engine", "response_column", "ale_plans", "read_pair", "read_pai
 
 
 def open_engine(X, *, caller: str, param: str = "X", sample_weight=None) -> EngineData:
-    """The engine of a Dask or Spark DataFrame, checked as ``check_frame`` checks a pandas one.
+    """The engine of a Dask, Spark or polars lazy frame, checked as ``check_frame`` checks a pandas one.
 
     ``sample_weight`` must name a column of X (it cannot be aligned with the
     partitions otherwise); that column is then no feature and the model
@@ -46,8 +46,8 @@ def open_engine(X, *, caller: str, param: str = "X", sample_weight=None) -> Engi
     if sample_weight is not None:
         if isinstance(sample_weight, (list, tuple, np.ndarray, pd.Series, pd.Index)) or is_engine_object(sample_weight):
             raise TypeError(
-                f"The 'sample_weight' parameter of {caller} must be the name of a column of X when X is a Dask or "
-                f"Spark DataFrame (an array cannot be aligned with its partitions). Got {type_label(sample_weight)} "
+                f"The 'sample_weight' parameter of {caller} must be the name of a column of X when X is a "
+                f"{engine.name} (an array cannot be aligned with its partitions). Got {type_label(sample_weight)} "
                 "instead."
             )
         if sample_weight not in columns:
@@ -72,8 +72,8 @@ def response_column(data: EngineData, y, *, caller: str, param: str = "y"):
 
     if isinstance(y, (list, tuple, np.ndarray, pd.Series)) or is_engine_object(y):
         raise TypeError(
-            f"The {param!r} parameter of {caller} must be the name of a column of X when X is a Dask or Spark "
-            f"DataFrame. Got {type_label(y)} instead."
+            f"The {param!r} parameter of {caller} must be the name of a column of X when X is a "
+            f"{data.engine.name}. Got {type_label(y)} instead."
         )
     if y not in list(data.engine.columns) or y == data.weight:
         raise ValueError(

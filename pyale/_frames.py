@@ -8,7 +8,7 @@ callable can be handed frames of the type it was written for
 (:meth:`Native.to_native`, once per model call).  Which models get what is
 decided in :mod:`pyale._core.adapters` (:func:`~pyale._core.adapters.feeder`).
 
-Dask and Spark frames are left alone (their engines read them blockwise);
+Dask, Spark and polars lazy frames are left alone (their engines read them blockwise);
 anything else that is not a table is refused with a message naming the
 supported types.  The caller's object is never modified.
 """
@@ -21,7 +21,7 @@ from typing import Callable, NamedTuple, Sequence
 import numpy as np
 import pandas as pd
 
-from ._engines import is_engine_frame, is_engine_object
+from ._engines import engine_name, is_engine_frame, is_engine_object
 
 __all__ = ["Native", "Converted", "PANDAS", "as_pandas"]
 
@@ -189,7 +189,7 @@ def as_pandas(X: object, *, param: str, caller: str, feature_names: Sequence | N
         shown = type(X).__name__ if kind == "builtins" else f"{kind.replace('dask_expr', 'dask')}.{type(X).__name__}"
         hint = ""
         if is_engine_object(X):  # a Dask Series or Array, a Spark Column
-            hint = (" A Dask or Spark DataFrame is computed on where it is, but not a "
+            hint = (f" A {engine_name(X)} is computed on where it is, but not a "
                     f"{type(X).__name__}: pass a DataFrame (e.g. a Dask Series' .to_frame(), or the Spark "
                     "DataFrame the column belongs to).")
         raise TypeError(f"The {param!r} parameter of {caller} must be {_SUPPORTED}. Got {shown} instead.{hint}")

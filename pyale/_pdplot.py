@@ -157,7 +157,7 @@ def PDPlot(
 
     Parameters
     ----------
-    X : pandas.DataFrame, polars.DataFrame, pyarrow.Table, numpy.ndarray, or a Dask or Spark DataFrame
+    X : pandas.DataFrame, polars.DataFrame or LazyFrame, pyarrow.Table, numpy.ndarray, or a Dask or Spark DataFrame
         The data (R's ``X``), read as in :func:`pyale.ALEPlot`; ``pred_fun``
         receives ``newdata`` of the same type.  Never modified.
     X_model : object

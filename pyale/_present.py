@@ -42,7 +42,7 @@ class FeatureValues:
 
     Called with a column label; read from the data on first use and kept, so
     that ``result.plot()`` draws the rug :meth:`pyale.ALEDisplay.from_estimator`
-    draws.  None for a column it cannot read (or no data: a Dask or Spark frame).
+    draws.  None for a column it cannot read (or no data: a Dask, Spark or polars lazy frame).
     """
 
     def __init__(self, X):

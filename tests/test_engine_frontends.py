@@ -181,10 +181,10 @@ def test_ale_on_dask_every_value_an_edge_and_user_grids(dd, monkeypatch):
 
     monkeypatch.setattr(engine_grid, "MAX_EDGES", 50)
     message = ("The 'n_intervals' parameter of ale is 1,000: so many intervals make every distinct value of "
-               "column 'x' an edge, and it has more than 50 distinct values")
+               "column 'x' an edge, and it has more than 50 distinct values on this Dask DataFrame.")
     with pytest.raises(ValueError, match=re.escape(message)):
         pyale.ale(model, ddf, "x", n_intervals=1000)
-    with pytest.raises(ValueError, match=re.escape("on a Dask or Spark data frame pyale computes at most 50")):
+    with pytest.raises(ValueError, match=re.escape("on a Dask DataFrame pyale computes at most 50")):
         pyale.ale(model, ddf, "x", n_intervals=100)
     same_ale(pyale.ale(model, ddf, "ties", n_intervals=1000), pyale.ale(model, data, "ties", n_intervals=1000))
 
@@ -455,7 +455,7 @@ def test_iml_on_dask(dd):
     for name in ["x", "cat"]:
         same_table(got.results[name], expected.results[name])
     message = ("The 'method' parameter of FeatureEffect is 'ice': ICE gives one curve per row, as large as the "
-               "data, so pyale does not compute it on a Dask or Spark DataFrame.")
+               "data, so pyale does not compute it on a Dask DataFrame.")
     with pytest.raises(ValueError, match=re.escape(message)):
         FeatureEffect(got_p, "x", method="ice")
 
@@ -555,8 +555,8 @@ def test_weight_and_engine_refusals_on_dask(dd):
             pyale.ale(model, dask_frame(dd, data.assign(w=bad), [30, 30]), "x", sample_weight="w")
     ddf = dask_frame(dd, data.assign(w=w), [30, 30])
     cases = [
-        (TypeError, "The 'sample_weight' parameter of ale must be the name of a column of X when X is a Dask or "
-                    "Spark DataFrame", lambda: pyale.ale(model, ddf, "x", sample_weight=w)),
+        (TypeError, "The 'sample_weight' parameter of ale must be the name of a column of X when X is a Dask "
+                    "DataFrame (an array", lambda: pyale.ale(model, ddf, "x", sample_weight=w)),
         (ValueError, "The 'sample_weight' parameter of ale must name a column of X. Got 'v'",
          lambda: pyale.ale(model, ddf, "x", sample_weight="v")),
         (ValueError, "The 'sample_weight' parameter of ale must be one weight per row of X or name a column of X. "
@@ -566,11 +566,11 @@ def test_weight_and_engine_refusals_on_dask(dd):
          lambda: pyale.ale(model, data.assign(w=w), "w", sample_weight="w")),
         (ValueError, "The 'features' parameter of ale must name a column of X. Got 'w'",
          lambda: pyale.ale(model, ddf, "w", sample_weight="w")),
-        (TypeError, "The 'y' parameter of ale must be the name of a column of X when X is a Dask or Spark",
+        (TypeError, "The 'y' parameter of ale must be the name of a column of X when X is a Dask DataFrame.",
          lambda: pyale.ale(model, ddf, "x", y=np.ones(60))),
         (TypeError, "The 'X' parameter of model_bootstrap is a Dask DataFrame",
          lambda: pyale.model_bootstrap(lambda a, b: model, ddf, np.ones(60), "x", n_bootstrap=2)),
-        (TypeError, "The 'y' parameter of Predictor must be a column name when data is a Dask or Spark DataFrame",
+        (TypeError, "The 'y' parameter of Predictor must be a column name when data is a Dask DataFrame (values",
          lambda: Predictor(predict_function=model, data=ddf, y=np.ones(60))),
         (ValueError, "The 'conventions' parameter of ale cannot be 'ale' (R's ale package) for a Dask DataFrame: "
                      "those rules run in memory only.", lambda: pyale.ale(model, ddf, "x", conventions="ale")),
@@ -578,19 +578,21 @@ def test_weight_and_engine_refusals_on_dask(dd):
          lambda: pyale.ale(model, dask_frame(dd, data.assign(w=w).iloc[:0], [0, 0]), "x")),
         # A Dask Series or Array where a frame belongs: refused as a pandas Series is, with a hint.
         (TypeError, "The 'X' parameter of ale must be a pandas or polars DataFrame, a pyarrow Table, or a 2-D "
-                    "NumPy array (with feature_names=). Got dask.Series instead. A Dask or Spark DataFrame",
+                    "NumPy array (with feature_names=). Got dask.Series instead. A Dask DataFrame is computed on "
+                    "where it is, but not a Series",
          lambda: pyale.ale(model, ddf["x"], "x")),
         (TypeError, "Got dask.Array instead.", lambda: pyale.ale(model, ddf.to_dask_array(lengths=True), 0)),
         (TypeError, "The 'X' parameter of ALEPlot must be", lambda: pyale.ALEPlot(ddf["x"], None, lambda m, d: model(d), J="x")),
         (TypeError, "The 'data' parameter of Predictor must be", lambda: Predictor(predict_function=model, data=ddf["x"])),
-        (TypeError, "The 'sample_weight' parameter of ale must be the name of a column of X when X is a Dask or "
-                    "Spark DataFrame", lambda: pyale.ale(model, ddf, "x", sample_weight=ddf["w"])),
+        (TypeError, "The 'sample_weight' parameter of ale must be the name of a column of X when X is a Dask "
+                    "DataFrame (an array", lambda: pyale.ale(model, ddf, "x", sample_weight=ddf["w"])),
     ]
     for kind, message, call in cases:
         with pytest.raises(kind, match=re.escape(message)):
             call()
     zeros = dask_frame(dd, data.assign(w=np.where(np.arange(60) < 3, 0.0, 1.0)), [30, 30])
-    with pytest.raises(ValueError, match=re.escape("The 'n_bootstrap' parameter of ale needs every row")):
+    with pytest.raises(ValueError, match=re.escape("The 'n_bootstrap' parameter of ale needs every row of a Dask "
+                                                   "DataFrame to take part")):
         pyale.ale(model, zeros, "x", sample_weight="w", n_bootstrap=3)
 
 
@@ -754,6 +756,12 @@ def test_polars_lazy_errors_are_eager_polars_errors(monkeypatch, label, change, 
     assert _normalised(str(got.value)) == _normalised(str(expected.value), pandas=True)
 
 
+def _zero_weights_first():
+    """A polars expression: weight 0 for the first three rows, 1 after."""
+    pl = pytest.importorskip("polars")
+    return pl.when(pl.int_range(pl.len()) < 3).then(0.0).otherwise(1.0)
+
+
 @pytest.mark.parametrize("call, kind, message", [
     (lambda lf, m: pyale.ale(m, lf, "x", conventions="ale"), ValueError,
      "The 'conventions' parameter of ale cannot be 'ale' (R's ale package) for a polars LazyFrame: those rules run "
@@ -768,11 +776,43 @@ def test_polars_lazy_errors_are_eager_polars_errors(monkeypatch, label, change, 
      "The 'features' parameter of ale must name a column of X. Got 'w'"),
     (lambda lf, m: pyale.ale(m, lf.with_columns(w=-1.0), "x", sample_weight="w"), ValueError,
      "must hold non-negative finite numbers. Got -1.0 at position 0"),
+    (lambda lf, m: pyale.ale(m, lf, "x", sample_weight=np.ones(60)), TypeError,
+     "The 'sample_weight' parameter of ale must be the name of a column of X when X is a polars LazyFrame (an array "
+     "cannot be aligned with its partitions). Got numpy.ndarray instead."),
+    (lambda lf, m: pyale.ale(m, lf, "x", y=np.ones(60)), TypeError,
+     "The 'y' parameter of ale must be the name of a column of X when X is a polars LazyFrame. Got numpy.ndarray "
+     "instead."),
+    (lambda lf, m: Predictor(predict_function=m, data=lf, y=np.ones(60)), TypeError,
+     "The 'y' parameter of Predictor must be a column name when data is a polars LazyFrame (values cannot be "
+     "aligned with its partitions). Got ndarray instead."),
+    (lambda lf, m: FeatureEffect(Predictor(predict_function=m, data=lf), "x", method="ice"), ValueError,
+     "The 'method' parameter of FeatureEffect is 'ice': ICE gives one curve per row, as large as the data, so pyale "
+     "does not compute it on a polars LazyFrame."),
+    (lambda lf, m: pyale.ale(m, lf.with_columns(w=_zero_weights_first()), "x", sample_weight="w", n_bootstrap=3),
+     ValueError, "The 'n_bootstrap' parameter of ale needs every row of a polars LazyFrame to take part, and column "
+     "'w' (sample_weight) holds zeros."),
 ])
 def test_refusals_on_polars_lazy(monkeypatch, call, kind, message):
     lf, _ = polars_lazy(frame(60, seed=12).assign(w=1.0), monkeypatch, 25)
     with pytest.raises(kind, match=re.escape(message)):
         call(lf, pandas_in(make_model()))
+
+
+def test_edge_limits_on_polars_lazy_name_it(monkeypatch):
+    lf, eager = polars_lazy(frame(300, seed=3), monkeypatch, 37)
+    model = pandas_in(make_model())
+    from pyale._core import engine_grid
+
+    monkeypatch.setattr(engine_grid, "MAX_EDGES", 50)
+    message = ("The 'n_intervals' parameter of ale is 1,000: so many intervals make every distinct value of "
+               "column 'x' an edge, and it has more than 50 distinct values on this polars LazyFrame.")
+    with pytest.raises(ValueError, match=re.escape(message)):
+        pyale.ale(model, lf, "x", n_intervals=1000)
+    message = ("The 'n_intervals' parameter of ale asks for 100 intervals of column 'x'; on a polars LazyFrame "
+               "pyale computes at most 50 quantile edges per feature (the data has 300 rows).")
+    with pytest.raises(ValueError, match=re.escape(message)):
+        pyale.ale(model, lf, "x", n_intervals=100)
+    same_ale(pyale.ale(model, lf, "ties", n_intervals=1000), pyale.ale(model, eager, "ties", n_intervals=1000))
 
 
 def test_iml_on_polars_lazy(monkeypatch):
@@ -843,7 +883,7 @@ def test_spark_names_it_cannot_select_by(spark):
     features = ["x", "a.b", "e`f", ("X", "a.b")]
     same_list(pyale.ale(model, sdf, features, sample_weight=None), pyale.ale(model, sdf.toPandas(), features))
     assert list(sdf.columns) == ["x", "X", "a.b", "e`f"]  # the caller's frame keeps its names
-    with pytest.raises(TypeError, match=re.escape("Got pyspark.Column instead. A Dask or Spark DataFrame")):
+    with pytest.raises(TypeError, match=re.escape("Got pyspark.Column instead. A Spark DataFrame is computed on where")):
         pyale.ale(model, spark.createDataFrame(data[["x"]])["x"], "x")
     with pytest.raises(ValueError, match=re.escape("The 'conventions' parameter of ale cannot be 'ale' (R's ale "
                                                    "package) for a Spark DataFrame: those rules run in memory")):

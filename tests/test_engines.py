@@ -151,6 +151,8 @@ def unpicklable_model():
 
 
 UNPICKLABLE = "pyale cannot send the model (a test_engines.unpicklable_model.<locals>.LockedModel object) to {workers}: it cannot be pickled"
+#: The end of that message, naming the data the model was used on.
+PICKLED_ONCE = "A model used on a {data} is pickled once and unpickled by every worker process"
 
 
 # --- Dask --------------------------------------------------------------------------------
@@ -238,6 +240,7 @@ def test_dask_refuses_an_unpicklable_model_on_a_local_cluster(dask_cluster, dask
     with pytest.raises(UnpicklableError, match=re.escape(message)) as info:
         engine.map_reduce(func)
     assert "it holds a _thread.lock object" in str(info.value)
+    assert PICKLED_ONCE.format(data="Dask DataFrame") in str(info.value)
     # The threaded scheduler runs in this process: nothing is pickled, the model works.
     threaded = DaskEngine(ddf, scheduler="threads")
     assert threaded.map_reduce(func) == pytest.approx(float(frame["i"].sum() * 2.0))
@@ -328,8 +331,9 @@ def test_spark_refuses_an_unpicklable_model(spark):
     engine = SparkEngine(spark.createDataFrame(data(30, seed=4)))
     _, func = unpicklable_model()
     message = UNPICKLABLE.format(workers="Spark's Python workers")
-    with pytest.raises(UnpicklableError, match=re.escape(message)):
+    with pytest.raises(UnpicklableError, match=re.escape(message)) as info:
         engine.map_reduce(func)
+    assert PICKLED_ONCE.format(data="Spark DataFrame") in str(info.value)
 
 
 def test_spark_engine_re_raises_the_function_error(spark):
@@ -517,9 +521,9 @@ def _typed_as(module: str, name: str):
 @pytest.mark.parametrize("obj, frame, engine_object, name", [
     (_typed_as("dask.dataframe.core", "DataFrame"), True, True, "Dask DataFrame"),
     (_typed_as("dask_expr._collection", "DataFrame"), True, True, "Dask DataFrame"),
-    (_typed_as("dask_expr._collection", "Series"), False, True, None),
+    (_typed_as("dask_expr._collection", "Series"), False, True, "Dask DataFrame"),  # the frame a message names
     (_typed_as("pyspark.sql.dataframe", "DataFrame"), True, True, "Spark DataFrame"),
-    (_typed_as("pyspark.sql.column", "Column"), False, True, None),
+    (_typed_as("pyspark.sql.column", "Column"), False, True, "Spark DataFrame"),
     (_typed_as("polars.lazyframe.frame", "LazyFrame"), True, True, "polars LazyFrame"),
     (_typed_as("polars.dataframe.frame", "DataFrame"), False, False, None),
     (_typed_as("polars.series.series", "Series"), False, False, None),
@@ -536,6 +540,16 @@ def test_the_registry_recognises_each_engine_by_its_type_alone(obj, frame, engin
             engine_name(obj)
     else:
         assert engine_name(obj) == name
+
+
+def test_each_engine_carries_the_name_its_messages_use(dask_dataframe):
+    from pyale._engines import PandasEngine, as_engine
+
+    frame = data(20, seed=2)
+    assert PandasEngine(frame).name == "pandas DataFrame"
+    assert as_engine(dask_dataframe.from_pandas(frame, npartitions=2)).name == "Dask DataFrame"
+    pl = pytest.importorskip("polars")
+    assert as_engine(pl.from_pandas(frame).lazy()).name == "polars LazyFrame"
 
 
 def test_importing_pyale_imports_no_engine_library(child_environment):

@@ -387,10 +387,19 @@ def test_arrow_date_time_covariates_give_the_numbers_of_their_numpy_equivalents(
                        check_exact=True)
     dd = pytest.importorskip("dask.dataframe")
     # On Dask a date-time covariate is refused (ranks need the whole column), Arrow-backed or not.
-    message = "; pyale orders the levels of 'g' by the ranks of date-time columns, which need the whole column"
+    message = ("; pyale orders the levels of 'g' by the ranks of date-time columns, which need the whole column in "
+               "memory, so it cannot use it on a {}. Convert it to numbers first")
     for data in (as_numpy, frame):
-        with pytest.raises(TypeError, match=re.escape(f"Column 't' holds date-times (dtype {data['t'].dtype}){message}")):
+        with pytest.raises(TypeError, match=re.escape(f"Column 't' holds date-times (dtype {data['t'].dtype})"
+                                                      + message.format("Dask DataFrame"))):
             ale(model, dd.from_pandas(data, npartitions=3), "g")
+    # So it is on a polars LazyFrame (its blocks reach pandas as the collected frame's do).
+    pl = pytest.importorskip("polars")
+    lazy = pl.from_pandas(as_numpy).lazy()
+    dtype = lazy.collect().to_pandas()["t"].dtype
+    with pytest.raises(TypeError, match=re.escape(f"Column 't' holds date-times (dtype {dtype})"
+                                                  + message.format("polars LazyFrame"))):
+        ale(lambda d: model(d.to_pandas()), lazy, "g")
 
 
 # --- integer columns whose grid values do not fit their dtype --------------------------------------

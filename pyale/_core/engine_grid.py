@@ -99,7 +99,7 @@ class FilteredEngine(Engine):
 
     def __init__(self, engine: Engine, keep: Callable, keep_columns: Sequence):
         self.engine, self.keep, self.keep_columns = engine, keep, list(keep_columns)
-        self.columns, self.dtypes = engine.columns, engine.dtypes
+        self.columns, self.dtypes, self.name = engine.columns, engine.dtypes, engine.name
 
     def map_reduce(self, func, combine=add_results, *, columns=None):
         wanted = None if columns is None else list(dict.fromkeys([*columns, *self.keep_columns]))
@@ -125,7 +125,7 @@ class CategoryTyped(Engine):
 
     def __init__(self, engine: Engine, dtypes: dict):
         self.engine, self.categorical = engine, dict(dtypes)
-        self.columns = engine.columns
+        self.columns, self.name = engine.columns, engine.name
         self.dtypes = engine.dtypes.copy()
         for name, dtype in self.categorical.items():
             self.dtypes[name] = dtype
@@ -374,7 +374,7 @@ class EngineData:
             if n_intervals > MAX_EDGES:
                 raise ValueError(
                     f"The {param!r} parameter of {self.caller} asks for {n_intervals:,} intervals of column "
-                    f"{name!r}; on a Dask or Spark data frame pyale computes at most {MAX_EDGES:,} quantile "
+                    f"{name!r}; on a {self.rows.name} pyale computes at most {MAX_EDGES:,} quantile "
                     f"edges per feature (the data has {n:,} rows). Use {param} <= {MAX_EDGES:,}."
                 )
             probs, prepend = convention.probabilities(n_intervals)
@@ -420,7 +420,7 @@ class EngineData:
             raise ValueError(
                 f"The {param!r} parameter of {self.caller} is {n_intervals:,}: so many intervals make every "
                 f"distinct value of column {name!r} an edge, and it has more than {MAX_EDGES:,} distinct values "
-                f"on this Dask or Spark data frame. Use a smaller {param} (quantile edges)."
+                f"on this {self.rows.name}. Use a smaller {param} (quantile edges)."
             )
         return values
 

@@ -135,7 +135,7 @@ def engine_draws(data, n_bootstrap: int, random_state, *, caller: str):
     """``(BootstrapDraws, chunk_weights)`` for the engine's rows, the same as the pandas path's."""
     if data.filtered:
         raise ValueError(
-            f"The 'n_bootstrap' parameter of {caller} needs every row of a Dask or Spark data frame to take "
+            f"The 'n_bootstrap' parameter of {caller} needs every row of a {data.rows.name} to take "
             f"part, and column {data.weight!r} (sample_weight) holds zeros. Drop those rows first "
             f"(e.g. ddf[ddf[{data.weight!r}] > 0], or df.filter(...) in Spark)."
         )

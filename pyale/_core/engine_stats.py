@@ -57,7 +57,7 @@ class PredictionEngine(Engine):
     """
 
     def __init__(self, rows: Engine, caller, n_outputs: int, weight=None):
-        self.base, self.caller, self.weight = rows, caller, weight
+        self.base, self.caller, self.weight, self.name = rows, caller, weight, rows.name
         names = [f"output {j}" for j in range(n_outputs)]
         self.names = names
         self.columns = pd.Index(names + ([] if weight is None else [weight]))

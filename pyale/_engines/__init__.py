@@ -1,4 +1,4 @@
-"""Where the rows live: one interface over pandas (in memory), Dask and Spark.
+"""Where the rows live: one interface over pandas (in memory), Dask, Spark and polars lazy frames.
 
 The estimator core never loops over rows itself.  It asks an engine for
 small global summaries (to build the grid) and maps a function over row

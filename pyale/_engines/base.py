@@ -40,11 +40,14 @@ class Engine:
         Column labels, in order.
     dtypes : pandas.Series
         The pandas dtype of each column as the blocks carry it.
+    name : str
+        How messages name the data (e.g. ``"Dask DataFrame"``).
     """
 
     n_rows: int
     columns: pd.Index
     dtypes: pd.Series
+    name: str = "data frame"
 
     def map_reduce(
         self,

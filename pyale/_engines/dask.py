@@ -107,6 +107,8 @@ class DaskEngine(Engine):
         e.g. an active ``distributed.Client``).
     """
 
+    name = NAME
+
     def __init__(self, ddf, *, scheduler=None):
         self.ddf = ddf
         self.scheduler = scheduler
@@ -165,7 +167,8 @@ class DaskEngine(Engine):
         offsets = np.concatenate(([0], np.cumsum(self.partition_lengths)[:-1])).tolist()
         token = uuid.uuid4().hex
         if self.ships_to_processes():
-            payload = dask.delayed(pickled(func, workers="Dask's worker processes"), name=f"pyale-func-{token}")
+            payload = dask.delayed(pickled(func, workers="Dask's worker processes", data=NAME),
+                                   name=f"pyale-func-{token}")
             apply, head = _apply_shipped, (token, payload)
         else:
             apply, head = _apply, (func,)

@@ -135,7 +135,7 @@ def _time_ranks(engine: Engine, feature, names) -> dict:
         raise TypeError(
             f"Column {names[0]!r} holds date-times (dtype {engine.dtypes[names[0]]}); pyale orders the "
             f"levels of {feature!r} by the ranks of date-time columns, which need the whole column in "
-            "memory, so it cannot use it on a Dask or Spark data frame. Convert it to numbers first "
+            f"memory, so it cannot use it on a {engine.name}. Convert it to numbers first "
             "(e.g. days since a reference date) or leave it out of the data."
         )
     out = {}

@@ -23,6 +23,8 @@ class PandasEngine(Engine):
         default).
     """
 
+    name = "pandas DataFrame"
+
     def __init__(self, frame: pd.DataFrame, *, max_rows_per_block: int | None = None):
         self.frame = frame
         self.n_rows = frame.shape[0]

@@ -116,6 +116,8 @@ class PolarsLazyEngine(Engine):
         by default).
     """
 
+    name = NAME
+
     def __init__(self, lf, *, rows_per_block: int | None = None):
         self.lf = lf
         self.rows_per_block = ROWS_PER_BLOCK if rows_per_block is None else rows_per_block

@@ -58,8 +58,15 @@ def is_engine_object(obj: object) -> bool:
 
 
 def engine_name(data: object) -> str:
-    """How messages name an engine's data frame (e.g. ``"Dask DataFrame"``)."""
-    return _accepting(data).NAME
+    """How messages name an engine's data frame (e.g. ``"Dask DataFrame"``).
+
+    ``data`` is such a frame or any object of its engine's kind: a Dask
+    Series names the Dask DataFrame, a Spark Column the Spark DataFrame.
+    """
+    engine = _engine_module(data)
+    if engine is None or not engine.owns(data):
+        raise TypeError(f"pyale cannot compute on a {type(data).__module__}.{type(data).__name__}.")
+    return engine.NAME
 
 
 def drop_column(data: object, column) -> object:

@@ -107,7 +107,7 @@ def _describe(obj) -> str:
     return f"{kind.__module__}.{kind.__qualname__}"
 
 
-def pickled(func, *, workers: str, spark: bool = False) -> bytes:
+def pickled(func, *, workers: str, data: str, spark: bool = False) -> bytes:
     """``func`` pickled with cloudpickle, or a clear :class:`UnpicklableError`.
 
     Parameters
@@ -116,6 +116,8 @@ def pickled(func, *, workers: str, spark: bool = False) -> bytes:
         The function mapped over the blocks.
     workers : str
         Who receives it, for the message (e.g. "Spark's Python workers").
+    data : str
+        The data the model is used on, for the message (e.g. "Spark DataFrame").
     spark : bool
         Pickle with pyspark's cloudpickle (what Spark's workers have).
     """
@@ -130,7 +132,7 @@ def pickled(func, *, workers: str, spark: bool = False) -> bytes:
         detail = "" if inner is culprit else f"; it holds a {_describe(inner)} object that cannot be pickled"
         raise UnpicklableError(
             f"pyale cannot send {what} to {workers}: it cannot be pickled "
-            f"({type(exc).__name__}: {exc}){detail}. A model used on a Dask or Spark data frame is "
+            f"({type(exc).__name__}: {exc}){detail}. A model used on a {data} is "
             "pickled once and unpickled by every worker process; make it picklable (e.g. load "
             "external resources lazily) or use Dask's threaded scheduler."
         ) from exc

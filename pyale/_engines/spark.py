@@ -227,6 +227,8 @@ class SparkEngine(Engine):
         Rows per block handed to the mapped function.
     """
 
+    name = NAME
+
     def __init__(self, df, *, rows_per_block: int = ROWS_PER_BLOCK):
         self.df = df
         self.rows_per_block = rows_per_block
@@ -335,7 +337,7 @@ class SparkEngine(Engine):
         run = functools.partial(
             _run_partition,
             token=uuid.uuid4().hex,
-            payload=pickled((func, combine), workers="Spark's Python workers", spark=True),
+            payload=pickled((func, combine), workers="Spark's Python workers", data=NAME, spark=True),
             offsets=offsets,
             dtypes={c: t for c, t in self.dtypes.items() if columns is None or c in set(columns)},
             rows_per_block=self.rows_per_block,

@@ -1,7 +1,7 @@
 """Exact global summaries of data that live in blocks, over any engine.
 
 Everything here is built on :meth:`Engine.map_reduce` alone, so it gives
-the same numbers on pandas, Dask and Spark; in-memory engines take faster
+the same numbers on pandas, Dask, Spark and polars lazy frames; in-memory engines take faster
 paths through :mod:`pyale._rbase` where one exists (identical results).
 
 * :func:`column_checks` (here): per column, in one pass over all requested

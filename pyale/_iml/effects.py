@@ -153,7 +153,7 @@ class FeatureEffect:
         self.center_at = center_at
         self.feature_name = names[0] if self.n_features == 1 else names
         data = predictor.data
-        if predictor.engine is not None:  # Dask or Spark: see pyale._iml.engine
+        if predictor.engine is not None:  # Dask, Spark, polars lazy: see pyale._iml.engine
             self._features = engine_features(predictor.engine, names)
         else:
             self._features = [read_feature(data[n], label=f"Feature {n!r}") for n in names]

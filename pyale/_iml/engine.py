@@ -1,4 +1,4 @@
-"""iml's classes on a Dask or Spark data frame.
+"""iml's classes on a Dask, Spark or polars lazy frame.
 
 ``Predictor(data=ddf)`` keeps the frame and an
 :class:`~pyale._core.engine_grid.EngineData` of its features;
@@ -19,7 +19,7 @@ import pandas as pd
 
 from .._core.conventions import IML
 from .._core.engine_grid import EngineData, InsideRange
-from .._engines import as_engine, drop_column, is_engine_frame
+from .._engines import as_engine, drop_column, engine_name, is_engine_frame
 from .._core.engine_passes import PDAxis, engine_estimate, pd_sums, probe, probe_rows
 from .._core.features import Feature
 from .._core.local import Plan
@@ -39,7 +39,7 @@ def engine_predictor_data(data, y, *, caller: str):
     """``(features frame, EngineData, y)``: the target column (a name) taken out of the features."""
     if y is not None and not isinstance(y, str):
         raise TypeError(
-            f"The 'y' parameter of {caller} must be a column name when data is a Dask or Spark DataFrame "
+            f"The 'y' parameter of {caller} must be a column name when data is a {engine_name(data)} "
             f"(values cannot be aligned with its partitions). Got {type(y).__name__} instead."
         )
     columns = list(as_engine(data).columns)
@@ -115,7 +115,7 @@ def engine_run(effect) -> pd.DataFrame:
     if effect.method in ("ice", "pdp+ice"):
         raise ValueError(
             f"The 'method' parameter of {_CALLER} is {effect.method!r}: ICE gives one curve per row, as large as "
-            "the data, so pyale does not compute it on a Dask or Spark DataFrame. Use method='pdp' or 'ale', or "
+            f"the data, so pyale does not compute it on a {data.engine.name}. Use method='pdp' or 'ale', or "
             "collect the rows you want curves of into pandas (e.g. ddf.sample(frac=...).compute())."
         )
     if effect.method != "ale":

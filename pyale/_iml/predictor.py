@@ -191,9 +191,10 @@ class Predictor:
         The fitted model: anything with ``predict`` (scikit-learn, a
         statsmodels results object), an R model through rpy2, or ``None``
         when ``predict_function`` does everything.
-    data : pandas.DataFrame, polars.DataFrame, pyarrow.Table, numpy.ndarray, or a Dask or Spark DataFrame
+    data : pandas.DataFrame, polars.DataFrame or LazyFrame, pyarrow.Table, numpy.ndarray, or a Dask or Spark DataFrame
         The data (iml's ``data``); never modified.  A Dask or Spark
-        DataFrame is computed on partition by partition, with pandas'
+        DataFrame is computed on partition by partition, a polars LazyFrame
+        in streaming batches, with pandas'
         numbers (ALE and ``method="pdp"``; ICE is refused there).  A ``predict_function``
         receives ``newdata`` of the same type (pandas inside); a scikit-learn
         model what it was fitted on.  Float columns are iml's
@@ -207,7 +208,7 @@ class Predictor:
         or class labels (turned into one 0/1 column per class).
     y : str or array-like, optional
         The target: a column name of ``data`` (removed from the features) or
-        the values themselves (a column name for a Dask or Spark ``data``,
+        the values themselves (a column name for a Dask, Spark or polars lazy ``data``,
         which ``y`` then holds).
     class_ : str, optional
         Keep only this output column (iml's ``class``).
@@ -278,7 +279,7 @@ class Predictor:
                 "from a model, pass data=."
             )
         data, native = as_pandas(data, param="data", caller=_CALLER, feature_names=feature_names)
-        self.engine = None  # Dask or Spark data: see pyale._iml.engine
+        self.engine = None  # Dask, Spark or polars lazy data: see pyale._iml.engine
         if is_engine_frame(data):
             data, self.engine, y = engine_predictor_data(data, y, caller=_CALLER)
         else:

@@ -104,7 +104,7 @@ class FeatureEffectDisplay:
                 if not curve.empty:
                     style = {"color": "gold", "linewidth": 2.5} if effect.method == "pdp+ice" else {"color": "black"}
                     drawn["line"] = ax.plot(curve[name], curve[".value"], **style)[0]
-                if rug and isinstance(data, pd.DataFrame):  # not for a Dask or Spark frame: no data drawn
+                if rug and isinstance(data, pd.DataFrame):  # not for a Dask, Spark or polars lazy frame: no data drawn
                     values = data[name].to_numpy(dtype=float)
                     drawn["rug"] = ax.plot(values, np.zeros_like(values), "|", color="black", alpha=0.3,
                                            transform=ax.get_xaxis_transform(), markersize=12)[0]
@@ -139,7 +139,7 @@ class FeatureEffectDisplay:
             ax.set_xticks(range(len(xs)), [f"{v:.3g}" if isinstance(v, float) else str(v) for v in xs], **AS_WRITTEN)
             ax.set_yticks(range(len(ys)), [f"{v:.3g}" if isinstance(v, float) else str(v) for v in ys], **AS_WRITTEN)
             ax.figure.colorbar(drawn["tiles"], ax=ax).set_label(_y_label(effect), **AS_WRITTEN)
-        if show_data and isinstance(data, pd.DataFrame):  # a Dask or Spark frame's rows are not drawn
+        if show_data and isinstance(data, pd.DataFrame):  # a Dask, Spark or polars lazy frame's rows are not drawn
             points = {}
             for n in (first, second):
                 column = data[n]
