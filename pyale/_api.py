@@ -424,11 +424,14 @@ class _Job:
         self.data = None
         if is_engine_frame(X):  # Dask, Spark, polars lazy: the plans come from the engine's summaries
             frame_name = engine_name(X)
+            if isinstance(sample_weight, str):
+                _refuse_weight_feature(features, sample_weight, caller=caller_name)
             self.data = open_engine(X, caller=caller_name, sample_weight=sample_weight)
             X, sample_weight = self.data.schema, None
         else:
             check_frame(X, param="X", caller=caller_name)
             if _names_a_column(sample_weight, X):
+                _refuse_weight_feature(features, sample_weight, caller=caller_name)
                 X, sample_weight = _weight_column(X, sample_weight, caller=caller_name)
         self.conventions = check_choice(conventions, _CONVENTIONS, param="conventions", caller=caller_name)
         auto = isinstance(n_intervals, str) and n_intervals == "auto"
@@ -572,6 +575,20 @@ def _names_a_column(sample_weight, X: pd.DataFrame) -> bool:
         return np.ndim(sample_weight) == 0 and sample_weight in X.columns
     except TypeError:  # an unhashable object: not a label
         return False
+
+
+def _refuse_weight_feature(features, name, *, caller: str) -> None:
+    """Refuse a feature that is the ``sample_weight`` column (the model never sees that column)."""
+    entries = list(features) if isinstance(features, (list, np.ndarray, pd.Index)) else [features]
+    flat = []
+    for entry in entries:
+        flat.extend(list(entry) if isinstance(entry, (tuple, list, np.ndarray)) else [entry])
+    if any(isinstance(label, type(name)) and label == name for label in flat):
+        raise ValueError(
+            f"The 'features' parameter of {caller} names {name!r}, the sample_weight column: it weighs the "
+            "rows and is no feature (the model never sees it). Pass the weights as values to explain that "
+            "column too."
+        )
 
 
 def _weight_column(X: pd.DataFrame, name, *, caller: str):

@@ -188,6 +188,10 @@ def _numbers_per_row(values: object, n_rows: int, *, param: str, caller: str, wh
         raise ValueError(f"{message} Got {array.shape[0]} values instead.")
     if array.dtype.kind == "b" or (array.dtype.kind == "O" and any(isinstance(v, (bool, np.bool_)) for v in array)):
         raise TypeError(f"{message} Got booleans instead.")
+    if array.dtype.kind in "USa" or (array.dtype.kind == "O" and any(isinstance(v, (str, bytes)) for v in array)):
+        # text that reads as numbers ("1.0") is not parsed: a CSV column read as text is a mistake to show
+        raise TypeError(f"{message} Got text (e.g. {array[:1].tolist()!r}) instead; convert it with "
+                        "pandas.to_numeric first.")
     try:
         floats = array.astype(float)
     except (TypeError, ValueError) as exc:

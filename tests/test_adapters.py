@@ -358,3 +358,28 @@ def test_bad_response_methods_are_refused_by_name(case, error, message):
     X, model, method = case()
     with pytest.raises(error, match=re.escape(message)):
         pyale.ale(model, X, "petal length (cm)", n_intervals=4, response_method=method)
+
+
+class _TextLabels:
+    """A classifier with predict alone, whose labels are text."""
+
+    def __init__(self, classes):
+        self.classes_ = np.asarray(classes)
+
+    def predict(self, X):
+        return np.where(np.asarray(X)[:, 0] > 0, self.classes_[1], self.classes_[0])
+
+
+@pytest.mark.parametrize("method", ["auto", "predict"])
+def test_text_labels_are_refused_not_averaged(method):
+    # "auto" used to warn "pass response_method='predict'", which then failed on the labels' dtype.
+    X = pd.DataFrame({"x": np.linspace(-1, 1, 30)})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning that points at something that fails
+        with pytest.raises(ValueError, match=re.escape(
+                "The 'response_method' parameter of ale asks _TextLabels for its predicted class labels (predict), "
+                "and they are not numbers (['a', 'b']): ALE averages predictions, so labels cannot be explained. "
+                "Fit a model that scores its classes")):
+            pyale.ale(_TextLabels(["a", "b"]), X, "x", response_method=method)
+    with pytest.warns(UserWarning, match="explains its predicted class labels"):  # numeric labels still work
+        pyale.ale(_TextLabels([0, 1]), X, "x")

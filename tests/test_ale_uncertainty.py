@@ -230,6 +230,7 @@ def test_statistics_of_a_list_and_of_classifiers():
 
 
 BAD = [
+    ({"sample_weight": np.full(400, "1.0")}, TypeError, "The 'sample_weight' parameter of ale must be non-negative finite numbers, one per row of X (400). Got text (e.g. ['1.0']) instead; convert it with pandas.to_numeric first."),
     ({"sample_weight": [1.0, 2.0]}, ValueError, "The 'sample_weight' parameter of ale must be non-negative finite numbers, one per row of X (400). Got 2 values instead."),
     ({"sample_weight": -np.ones(400)}, ValueError, "The 'sample_weight' parameter of ale must hold non-negative finite numbers. Got -1.0 at position 0 (400 bad value(s))."),
     ({"sample_weight": np.zeros(400)}, ValueError, "The 'sample_weight' parameter of ale must give at least one row a positive weight."),
@@ -250,3 +251,21 @@ BAD = [
 def test_bad_uncertainty_arguments(kwargs, error, message):
     with pytest.raises(error, match=re.escape(message)):
         pyale.ale(model, _data(0), "x1", **kwargs)
+
+
+@pytest.mark.parametrize("features", ["w", ["x1", "w"], [("x1", "w")]])
+def test_the_weight_column_is_no_feature(features):
+    # The sample_weight column weighs the rows and never reaches the model: asking for its effect is refused
+    # by name (it was reported as "not a column of X").
+    X = _data(0).assign(w=1.0)
+    with pytest.raises(ValueError, match=re.escape(
+            "The 'features' parameter of ale names 'w', the sample_weight column: it weighs the rows and is no "
+            "feature (the model never sees it).")):
+        pyale.ale(model, X, features, sample_weight="w")
+
+
+def test_a_weight_column_of_text_is_refused():
+    # As a Dask or Spark text column is: numbers read as text (a CSV) are not parsed silently.
+    X = _data(0).assign(w="1.0")
+    with pytest.raises(TypeError, match=re.escape("Got text (e.g. ['1.0']) instead")):
+        pyale.ale(model, X, "x1", sample_weight="w")

@@ -562,9 +562,9 @@ def test_weight_and_engine_refusals_on_dask(dd):
         (ValueError, "The 'sample_weight' parameter of ale must be one weight per row of X or name a column of X. "
                      "Got 'v'; the columns are ['x', 'ties', 'heavy', 'cat', 's', 'w'].",
          lambda: pyale.ale(model, data.assign(w=w), "x", sample_weight="v")),
-        (ValueError, "The 'features' parameter of ale must name a column of X. Got 'w'",
+        (ValueError, "The 'features' parameter of ale names 'w', the sample_weight column: it weighs the rows and is no feature",
          lambda: pyale.ale(model, data.assign(w=w), "w", sample_weight="w")),
-        (ValueError, "The 'features' parameter of ale must name a column of X. Got 'w'",
+        (ValueError, "The 'features' parameter of ale names 'w', the sample_weight column: it weighs the rows and is no feature",
          lambda: pyale.ale(model, ddf, "w", sample_weight="w")),
         (TypeError, "The 'y' parameter of ale must be the name of a column of X when X is a Dask DataFrame.",
          lambda: pyale.ale(model, ddf, "x", y=np.ones(60))),
@@ -773,7 +773,7 @@ def _zero_weights_first():
     (lambda lf, m: pyale.ale(m, lf.head(0), "x"), ValueError,
      "The 'X' parameter of ale must have at least one row and one column. Got shape (0, 6)"),
     (lambda lf, m: pyale.ale(m, lf, "w", sample_weight="w"), ValueError,
-     "The 'features' parameter of ale must name a column of X. Got 'w'"),
+     "The 'features' parameter of ale names 'w', the sample_weight column: it weighs the rows and is no feature"),
     (lambda lf, m: pyale.ale(m, lf.with_columns(w=-1.0), "x", sample_weight="w"), ValueError,
      "must hold non-negative finite numbers. Got -1.0 at position 0"),
     (lambda lf, m: pyale.ale(m, lf, "x", sample_weight=np.ones(60)), TypeError,
@@ -790,7 +790,7 @@ def _zero_weights_first():
      "does not compute it on a polars LazyFrame."),
     (lambda lf, m: pyale.ale(m, lf.with_columns(w=_zero_weights_first()), "x", sample_weight="w", n_bootstrap=3),
      ValueError, "The 'n_bootstrap' parameter of ale needs every row of a polars LazyFrame to take part, and column "
-     "'w' (sample_weight) holds zeros."),
+     "'w' (sample_weight) holds zeros. Drop those rows first (e.g. lf.filter(pl.col('w') > 0))."),
 ])
 def test_refusals_on_polars_lazy(monkeypatch, call, kind, message):
     lf, _ = polars_lazy(frame(60, seed=12).assign(w=1.0), monkeypatch, 25)

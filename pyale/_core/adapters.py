@@ -254,6 +254,7 @@ def response_method_of(model: object, requested: str | None, *, caller: str = "p
         if requested is not None and classifier:
             if hasattr(model, "decision_function"):
                 return "decision_function"
+            _refuse_text_labels(model, caller)
             warnings.warn(
                 f"{type(model).__name__} has neither predict_proba nor decision_function: pyale explains its "
                 "predicted class labels (predict), which jump between classes and average to fractions. "
@@ -262,6 +263,8 @@ def response_method_of(model: object, requested: str | None, *, caller: str = "p
                 UserWarning, stacklevel=5,
             )
         return "predict"
+    if requested == "predict" and classifier:
+        _refuse_text_labels(model, caller)
     if requested != "predict" and not hasattr(model, requested):
         has = [m for m in RESPONSE_METHODS[1:] if m == "predict" or hasattr(model, m)]
         raise ValueError(
@@ -269,6 +272,24 @@ def response_method_of(model: object, requested: str | None, *, caller: str = "p
             f"{type(model).__name__} ({', '.join(map(repr, has))}). Got {requested!r} instead."
         )
     return requested
+
+
+def _refuse_text_labels(model: object, caller: str) -> None:
+    """Refuse explaining ``predict``'s class labels when they are not numbers (ALE averages predictions)."""
+    classes = np.asarray(getattr(model, "classes_", []))
+    if classes.dtype.kind in "biuf" or (classes.dtype.kind == "O" and all(
+            isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, (bool, np.bool_))
+            for c in classes.tolist())):
+        return
+    has = [m for m in ("predict_proba", "decision_function") if hasattr(model, m)]
+    raise ValueError(
+        f"The 'response_method' parameter of {caller} asks {type(model).__name__} for its predicted class labels "
+        f"(predict), and they are not numbers ({classes.tolist()[:5]!r}): ALE averages predictions, so labels "
+        "cannot be explained. "
+        + (f"Use response_method={has[0]!r}." if has else
+           "Fit a model that scores its classes (predict_proba or decision_function), or encode the labels as "
+           "numbers (e.g. 0 and 1).")
+    )
 
 
 def adapt_model(model: object, *, response: object | Sequence | None = None,

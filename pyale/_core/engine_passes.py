@@ -131,13 +131,22 @@ class ChunkWeights:
             ) from None
 
 
+def _keep_positive(engine: str, column) -> str:
+    """How to keep the rows of positive weight, in the words of the engine passed."""
+    if engine.startswith("polars"):
+        return f"lf.filter(pl.col({column!r}) > 0)"
+    if engine.startswith("Spark"):
+        return f"df.filter(df[{column!r}] > 0)"
+    return f"ddf[ddf[{column!r}] > 0]"
+
+
 def engine_draws(data, n_bootstrap: int, random_state, *, caller: str):
     """``(BootstrapDraws, chunk_weights)`` for the engine's rows, the same as the pandas path's."""
     if data.filtered:
         raise ValueError(
             f"The 'n_bootstrap' parameter of {caller} needs every row of a {data.rows.name} to take "
             f"part, and column {data.weight!r} (sample_weight) holds zeros. Drop those rows first "
-            f"(e.g. ddf[ddf[{data.weight!r}] > 0], or df.filter(...) in Spark)."
+            f"(e.g. {_keep_positive(data.rows.name, data.weight)})."
         )
     n = data.n_rows
     if data.equal_weights:
