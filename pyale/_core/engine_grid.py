@@ -236,6 +236,7 @@ class EngineData:
         self.keep = None
         self._checks: dict = {}
         self._distances: dict = {}
+        self._weight_unit: float | None = None
         self._unite_categories()
         if weight is not None:
             self._check_weight()
@@ -317,6 +318,14 @@ class EngineData:
     def equal_weights(self) -> bool:
         return self.weight is None or self._equal_weights
 
+    @property
+    def weight_unit(self) -> float:
+        """The smallest positive weight (one row of the type-1 targets), found once: with zero weights it
+        takes a pass over the rows."""
+        if self._weight_unit is None:
+            self._weight_unit = smallest_positive_weight(self.rows, self.weight, self.checks([self.weight]))
+        return self._weight_unit
+
     # -- features
     def feature(self, name, label: str) -> Feature:
         """The feature ``name`` as :func:`~pyale._core.features.read_feature` reads it (without values)."""
@@ -382,8 +391,7 @@ class EngineData:
                 positions = quantile_type1_positions(n, probs)
                 wanted[name] = np.concatenate(([0], positions)) if prepend else positions
             else:
-                unit = smallest_positive_weight(self.rows, self.weight, self.checks([self.weight]))
-                targets = type1_targets(check.finite_weight, unit, probs)
+                targets = type1_targets(check.finite_weight, self.weight_unit, probs)
                 wanted[name] = np.concatenate(([0.0], targets)) if prepend else targets
         if wanted:
             if self.weight is None:
