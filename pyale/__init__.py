@@ -36,6 +36,7 @@ from ._results import ALEPlotResult, PDPlotResult
 from ._core.calls import PredictionError
 from ._iml import FeatureEffect, FeatureEffects, Predictor
 from ._alepkg.ale import ALE
+from ._core.binning import HeterogeneityBinning
 
 __all__ = [
     "ale",
@@ -52,6 +53,7 @@ __all__ = [
     "FeatureEffect",
     "FeatureEffects",
     "ALE",
+    "HeterogeneityBinning",
     "__version__",
 ]
 
