@@ -269,3 +269,30 @@ def test_caller_data_unchanged():
               jacobian=effector_cases.model_jacobian("product"))
     pyale.ale(_model("product"), X, "x1", binning="agglomerative")
     pd.testing.assert_frame_equal(X, before)
+
+
+# -- display
+
+
+def test_slopes_panel_draws_the_interval_slopes_and_spread():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    X = _frame(2000, 9)
+    jac = effector_cases.model_jacobian("kinked")
+    res = pyale.ale(_model("kinked"), X, ["x1", "x3"], method="gradient", jacobian=jac, binning="dp")
+    display = res.plot(slopes=True)
+    line = display.lines_[0, 0][0]
+    x1 = res[0]
+    widths = np.diff(x1.grid[0])
+    assert_allclose(line.get_xdata(), x1.grid[0])
+    assert_allclose(line.get_ydata()[:-1], np.diff(x1.effects[:, 0]) / widths)
+    # the mean derivative per interval, as effector's bin_effect: 1 left of the kink, about 5 right of it
+    assert line.get_ydata()[0] == pytest.approx(1.0)
+    band = display.bands_[0, 0][0]
+    assert band is not None
+    with pytest.raises(TypeError, match=re.escape("The 'slopes' parameter of ALEDisplay.plot must be a bool")):
+        res.plot(slopes="yes")
+    plt.close("all")
