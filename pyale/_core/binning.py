@@ -135,13 +135,49 @@ class HeterogeneityBinning:
         return _SEARCHES[self.search]
 
     def candidate_edges(self, x_min: float, x_max: float) -> np.ndarray:
-        """The ``K + 1`` candidate edges ``min + i * dx`` (as the searches compute them)."""
+        """The ``K + 1`` candidate edges ``min + i * dx`` (as the searches compute them).
+
+        Parameters
+        ----------
+        x_min, x_max : float
+            The feature's range.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``x_min + i * (x_max - x_min) / K`` for ``i = 0 .. K``.
+        """
         dx = (x_max - x_min) / self.max_intervals
         return x_min + np.arange(self.max_intervals + 1) * dx
 
     def edges(self, x: np.ndarray, local_effects: np.ndarray, weights: np.ndarray | None = None,
               label: str = "the feature") -> np.ndarray:
-        """The interval edges for rows at ``x`` with these local effects (see :func:`find_edges`)."""
+        """The interval edges for rows at ``x`` with these local effects.
+
+        Parameters
+        ----------
+        x : array-like
+            The feature's value of each row.
+        local_effects : array-like
+            Each row's local effect (derivative, or secant across its cell).
+        weights : array-like, optional
+            Frequency weights (rows with 0 take no part).
+        label : str, default "the feature"
+            How messages name the feature.
+
+        Returns
+        -------
+        numpy.ndarray
+            Ascending edges from ``min(x)`` to ``max(x)``.
+
+        Examples
+        --------
+        >>> import numpy as np, pyale
+        >>> x = np.linspace(0, 1, 200)
+        >>> slope = np.where(x < 0.5, 1.0, 3.0)  # the local effects jump at 0.5
+        >>> pyale.HeterogeneityBinning("dp", max_intervals=10).edges(x, slope).round(2).tolist()
+        [0.0, 0.5, 1.0]
+        """
         return find_edges(x, local_effects, self, weights=weights, label=label)
 
 
