@@ -16,7 +16,7 @@ from hypothesis import given, settings, strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
 import pyale
-from pyale._core.binning import BIG_M, bin_cost_matrix, find_edges
+from pyale._core.binning import BIG_M, NoBinningError, bin_cost_matrix, find_edges
 from effector_replay import ROOT
 
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -49,6 +49,10 @@ def test_edges_are_candidate_points_covering_the_data(seed, n, k, min_rows, disc
     x = rng.normal(size=n)
     y = np.where(x > 0, 3 * x, rng.normal(size=n))
     binning = pyale.HeterogeneityBinning(search, k, min_rows, discount)
+    if n < min_rows:  # no binning exists (effector returns False)
+        with pytest.raises(NoBinningError, match=f"fewer than min_rows={min_rows}"):
+            find_edges(x, y, binning)
+        return
     edges = find_edges(x, y, binning)
     assert edges[0] == x.min() and edges[-1] == x.max()
     assert np.all(np.diff(edges) > 0)
