@@ -300,3 +300,10 @@ def test_slopes_panel_draws_the_interval_slopes_and_spread():
     with pytest.raises(TypeError, match=re.escape("The 'slopes' parameter of ALEDisplay.plot must be a bool")):
         res.plot(slopes="yes")
     plt.close("all")
+
+
+def test_engine_frames_are_refused_by_name():
+    pl = pytest.importorskip("polars", reason="polars is not installed (the engine refusal is tested on a LazyFrame)")
+    lazy = pl.LazyFrame({"a": [0.0, 1.0, 2.0, 3.0], "b": [1.0, 0.0, 1.0, 2.0]})
+    with pytest.raises(ValueError, match=re.escape("The binning option of ale works on in-memory frames only for now")):
+        pyale.ale(lambda d: d["a"], lazy, "a", binning="dp")
