@@ -281,7 +281,7 @@ def find_edges(x: np.ndarray, local_effects: np.ndarray, binning: HeterogeneityB
         raise NoBinningError(f"{label} has no rows with a positive weight to choose intervals from.")
     x_min, x_max = (float(x.min()), float(x.max())) if x_range is None else (float(x_range[0]), float(x_range[1]))
     n_rows = x.shape[0] if weights is None else float(weights.sum())
-    if np.unique(x).shape[0] == 1:
+    if x.min() == x.max():  # one distinct value (effector: len(np.unique(x)) == 1)
         raise NoBinningError(f"{label} takes one value only ({x_min!r}); there is no interval to choose.")
     if n_rows < binning.min_rows:
         raise NoBinningError(
