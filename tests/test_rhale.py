@@ -266,6 +266,16 @@ def test_binning_parameter_errors(kwargs, error, message):
         pyale.HeterogeneityBinning(**kwargs)
 
 
+def test_n_intervals_is_the_candidate_grid():
+    X = _frame(400, 10)
+    jac = effector_cases.model_jacobian("product")
+    a = pyale.ale(_model("product"), X, "x3", method="gradient", jacobian=jac, binning="dp", n_intervals=7.0)
+    b = pyale.ale(_model("product"), X, "x3", method="gradient", jacobian=jac,
+                  binning=pyale.HeterogeneityBinning("dp", max_intervals=7))
+    assert_array_equal(a.grid[0], b.grid[0])
+    assert a.grid[0].shape[0] <= 8
+
+
 def test_caller_data_unchanged():
     X = _frame(100, 8)
     before = X.copy()

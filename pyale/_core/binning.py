@@ -325,7 +325,7 @@ def check_binning(binning: object, n_intervals: object, grid: object, *, caller:
     if isinstance(binning, str) and binning in _SEARCHES:
         if n_intervals is None or (isinstance(n_intervals, str) and n_intervals == "auto"):
             return HeterogeneityBinning(binning)
-        return HeterogeneityBinning(binning, max_intervals=n_intervals)
+        return HeterogeneityBinning(binning, max_intervals=int(n_intervals))  # checked by the front-end: whole
     raise ValueError(
         f"The 'binning' parameter of {caller} must be None, one of {sorted(_SEARCHES)} or a "
         f"pyale.HeterogeneityBinning. Got {binning!r} instead."
