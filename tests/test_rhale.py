@@ -89,6 +89,7 @@ def test_integer_weights_choose_the_edges_of_repeated_rows(seed, n, k):
     weighted = find_edges(x, y, binning, weights=w.astype(float))
     repeated = find_edges(np.repeat(x, w), np.repeat(y, w), binning)
     assert_allclose(weighted, repeated, rtol=1e-12)
+    assert_allclose(find_edges(x, y, binning, weights=w * 0.25), weighted, rtol=1e-12)  # any scale (exact here)
 
 
 def test_cost_of_a_small_interval_is_big_m():

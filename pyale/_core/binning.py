@@ -32,8 +32,11 @@ sums and sums of squares are prefix-summed, and an interval's variance is
 ``E[y^2] - E[y]^2`` clamped at 0.
 
 Weights: with frequency weights every count becomes a sum of weights
-(``|S|`` and ``N`` included), so integer weights choose the edges the
-repeated rows would.  Rows with zero weight take no part.
+(``|S|`` and ``N`` included), counted in rows of the smallest positive
+weight (as pyale's weighted grids count them): integer weights with a
+weight of 1 choose the edges the repeated rows would, and the weights times
+any positive constant choose the same edges.  Rows with zero weight take no
+part.
 """
 
 from __future__ import annotations
@@ -277,6 +280,8 @@ def find_edges(x: np.ndarray, local_effects: np.ndarray, binning: HeterogeneityB
         keep = weights > 0
         if not keep.all():
             x, y, weights = x[keep], y[keep], weights[keep]
+        if weights.shape[0]:  # counted in rows of the smallest positive weight, as weighted grids are
+            weights = weights / weights.min()
     if x.shape[0] == 0:
         raise NoBinningError(f"{label} has no rows with a positive weight to choose intervals from.")
     x_min, x_max = (float(x.min()), float(x.max())) if x_range is None else (float(x_range[0]), float(x_range[1]))
