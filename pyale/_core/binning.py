@@ -74,7 +74,8 @@ class HeterogeneityBinning:
         and so the most intervals the result can have (effector's
         ``max_nof_bins`` / ``init_nof_bins``).
     min_rows : int, default 2
-        An interval with fewer rows (sum of weights, with weights) costs
+        An interval with fewer rows (with weights: their sum, in rows of the
+        smallest positive weight) costs
         ``BIG_M`` (effector's ``min_points_per_bin``; at least 2, since a
         variance needs two rows).
     discount : float, default 0.3
