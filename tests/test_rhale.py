@@ -316,6 +316,22 @@ def test_slopes_panel_draws_the_interval_slopes_and_spread():
     plt.close("all")
 
 
+def test_gradient_on_engine_frames_gives_the_pandas_numbers(dask_dataframe):
+    """The Jacobian is taken block by block where the rows live (polars lazy batches, Dask partitions)."""
+    pl = pytest.importorskip("polars", reason="polars is not installed")
+    X = _frame(3000, 12)
+    jac = effector_cases.model_jacobian("kinked")
+    want = pyale.ale(_model("kinked"), X, ["x1", "x3"], method="gradient", jacobian=jac, n_bootstrap=20,
+                     random_state=3)
+    for frame in (pl.from_pandas(X).lazy(), dask_dataframe.from_pandas(X, npartitions=3)):
+        got = pyale.ale(_model("kinked"), frame, ["x1", "x3"], method="gradient", jacobian=jac, n_bootstrap=20,
+                        random_state=3)
+        for g, w in zip(got, want):
+            assert_array_equal(g.grid[0], w.grid[0])
+            assert_allclose(g.effects, w.effects, rtol=1e-12, atol=1e-14)
+            assert_allclose(g.replicates, w.replicates, rtol=1e-12, atol=1e-14)
+
+
 def test_engine_frames_are_refused_by_name():
     pl = pytest.importorskip("polars", reason="polars is not installed (the engine refusal is tested on a LazyFrame)")
     lazy = pl.LazyFrame({"a": [0.0, 1.0, 2.0, 3.0], "b": [1.0, 0.0, 1.0, 2.0]})
