@@ -122,9 +122,9 @@ def test_gradient_equals_finite_differences_for_a_model_linear_in_the_feature():
     def jac(a):
         return np.column_stack([np.full(a.shape[0], 2.5), a[:, 2], a[:, 1] + np.cos(a[:, 2])])
 
-    for feature in ("x1", "x2"):
-        fd = pyale.ale(model, X, feature, n_intervals=12)
-        gr = pyale.ale(model, X, feature, n_intervals=12, method="gradient", jacobian=jac)
+    for feature, conventions in (("x1", "aleplot"), ("x2", "aleplot"), ("x1", "iml")):
+        fd = pyale.ale(model, X, feature, n_intervals=12, conventions=conventions)
+        gr = pyale.ale(model, X, feature, n_intervals=12, method="gradient", jacobian=jac, conventions=conventions)
         assert_array_equal(gr.grid[0], fd.grid[0])
         assert_allclose(gr.effects, fd.effects, rtol=1e-10, atol=1e-12)
         assert_allclose(gr.heterogeneity[1:], fd.heterogeneity[1:], rtol=1e-8, atol=1e-12)
