@@ -381,8 +381,10 @@ def ale(
         the same edges as effector 0.6.0).  The local effects are the
         derivatives with ``method="gradient"``, else the secants across the
         grid's cells (one extra pass).  Chosen on the full data (weighted
-        with ``sample_weight``); bootstrap replicates keep them.  In-memory
-        frames only for now.
+        with ``sample_weight``); bootstrap replicates keep them.  Numeric
+        main effects only (categorical features keep one jump per pair of
+        neighbouring levels, pairs the convention's grid); in-memory frames
+        only for now.
 
     Returns
     -------
