@@ -95,8 +95,8 @@ class HeterogeneityBinning:
     References
     ----------
     Gkolemis, V., Dalamagas, T., Ntoutsi, E. and Diou, C. (2023). RHALE:
-    Robust and Heterogeneity-aware Accumulated Local Effects. *ECAI 2023*,
-    859-866.  effector 0.6.0, ``effector.axis_partitioning``.
+    Robust and Heterogeneity-aware Accumulated Local Effects. *ECAI 2023*.
+    effector 0.6.0, ``effector.axis_partitioning``.
 
     Examples
     --------
