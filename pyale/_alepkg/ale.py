@@ -26,7 +26,7 @@ from .._core.local import Plan
 from .._engines.pandas import PandasEngine
 from .._frames import as_pandas
 from .._rbase.rng import iter_ale_bootstrap_rows
-from .axes import ale_axis
+from .axes import ale_axis, rebound_axis
 from .checks import CALLER, check_ale_arguments, resolve_x_cols
 from .model import Prediction, response_values
 from .stats import STATISTICS, ale_statistics_1d, ale_statistics_2d, summarise_statistics
@@ -186,7 +186,8 @@ class ALE:
     """
 
     def __init__(self, model, x_cols, data, y_col=None, *, pred_fun=None, pred_type="response",
-                 max_num_bins=10, boot_it=0, boot_alpha=0.05, boot_centre="mean", seed=0):
+                 max_num_bins=10, boot_it=0, boot_alpha=0.05, boot_centre="mean", seed=0, replicate_r_bugs=False,
+                 _bins=None):
         data, native = as_pandas(data, param="data", caller=CALLER)
         prediction = Prediction.of(model, pred_fun, pred_type, native)
         if y_col is None:
@@ -195,6 +196,7 @@ class ALE:
                                    max_num_bins=max_num_bins, boot_it=boot_it, boot_alpha=boot_alpha,
                                    boot_centre=boot_centre, seed=seed)
         self.y_col = y_col
+        self.replicate_r_bugs = _check_flag(replicate_r_bugs, "replicate_r_bugs")
         self.pred_type = args.pred_type
         self.max_num_bins, self.boot_it = args.max_num_bins, args.boot_it
         self.boot_alpha, self.boot_centre, self.seed = args.boot_alpha, args.boot_centre, args.seed
@@ -208,8 +210,9 @@ class ALE:
         infos = {}
         for term in ordered:
             for name in term:
-                if name not in infos:
-                    infos[name] = ale_axis(X, name, self.max_num_bins)
+                if name not in infos:  # _bins: a ModelBoot refit's ALE keeps the full data's bins (R's .bins)
+                    infos[name] = (ale_axis(X, name, self.max_num_bins) if _bins is None
+                                   else rebound_axis(X, _bins[name], r_ceilings=self.replicate_r_bugs))
         for term in args.ordered_2d:  # a pair's cells are bounded by the data (pyale._core.bounds)
             check_pair_cells(X.shape[0], tuple(infos[n].axis.n_bins for n in term), param="max_num_bins",
                              caller=CALLER, features=term, value=self.max_num_bins,
@@ -222,7 +225,10 @@ class ALE:
         self.y_summary = y_summary(values, self.y_cats, y_col if y_col is not None else "yhat")
         self._values = values
         self._check_boot_it(ordered, infos, len(self.y_cats))
-        plans = [Plan(tuple(infos[n].axis for n in term), ALE_PACKAGE) for term in ordered]
+        empty = "error" if _bins is None else "nan"
+        plans = [Plan(tuple(infos[n].axis for n in term), ALE_PACKAGE, empty_intervals=empty,
+                      replicate_r_bugs=self.replicate_r_bugs) for term in ordered]
+        self._infos = infos
         draws = None
         if self.boot_it:
             # R's resamples, drawn again for each pass over them: memory does not grow with boot_it x rows.
@@ -477,6 +483,12 @@ class ALE:
             if not (np.array_equal(a.counts, b.counts) and _present._same(a.curves, b.curves, rtol, atol)):
                 return False
         return _present._same(self._values, other._values, rtol, atol)
+
+
+def _check_flag(value, param: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"The {param!r} parameter of {CALLER} must be True or False. Got {value!r} instead.")
+    return bool(value)
 
 
 def _simplified(part: dict):

@@ -184,7 +184,10 @@ class AlePackageConvention(ALEPlotGrid, Convention):
         if len(axes) == 1:
             ale_type = axes[0].ale_type
             curve = _curve(local, ale_type)
-            shift = _shift_1d(curve, bin_counts, ale_type)
+            if plan.empty_intervals == "nan":  # a refit's ALE on its resample: R's na.rm centring
+                shift = _shift_1d_na_rm(curve, bin_counts, ale_type, _level_weights(axes[0], plan, bin_counts))
+            else:
+                shift = _shift_1d(curve, bin_counts, ale_type)
             effects = curve - shift
             filled = local
             if rep_local is not None:
@@ -197,7 +200,8 @@ class AlePackageConvention(ALEPlotGrid, Convention):
             effects = curve - parts
             if rep_local is not None:
                 replicates = _cumulate(intrapolate(rep_local)) - parts
-        require_finite_effects(effects, plan.purpose)
+        require_finite_effects(effects[~np.isnan(effects)] if plan.empty_intervals == "nan" else effects,
+                               plan.purpose)
         return AleEstimate(plan, effects, interval_counts(bin_counts, numeric), filled, sd, empty, replicates,
                            rep_counts, bin_counts=bin_counts, replicate_bin_counts=rep_bins)
 
@@ -213,12 +217,16 @@ class AleNumericAxis:
     """A numeric feature's ceilings; bin 0 holds the rows at the minimum ``ceilings[0]``.
 
     ``known`` is ``(frame, bins)`` already computed for one in-memory frame.
+    ``centring_counts``, when given, are the interval counts the centring
+    weighs by instead of those merged from the bins' rows (R's rounded
+    ceilings in a ``ModelBoot`` refit, where the two differ).
     """
 
     name: object
     ceilings: np.ndarray
     known: tuple | None = field(default=None, compare=False, repr=False)
     ale_type: str = "numeric"
+    centring_counts: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def n_bins(self) -> int:
@@ -373,6 +381,42 @@ def _shift_1d(curve: np.ndarray, counts: np.ndarray, ale_type: str) -> np.ndarra
         mids = (curve[:-1] + curve[1:]) / 2
         return (mids * w[:, None]).sum(axis=0) / w.sum()
     return (curve * n[:, None]).sum(axis=0) / n.sum()
+
+
+def _shift_1d_na_rm(curve: np.ndarray, counts: np.ndarray, ale_type: str, level_weights) -> np.ndarray:
+    """:func:`_shift_1d` as R's ``calc_ale`` computes it on data where a bin may be empty (``sum(na.rm = TRUE)``).
+
+    A NaN mid-value (or level value) is left out of the sum but its rows stay in
+    the total.  ``level_weights`` are the level frequencies R multiplies the
+    curve by (see :func:`_level_weights`).
+    """
+    n = counts.astype(float)
+    if ale_type == "numeric":
+        w = interval_counts(n, (True,)) if level_weights is None else level_weights
+        mids = (curve[:-1] + curve[1:]) / 2
+        return np.nansum(mids * w[:, None], axis=0) / w.sum()
+    return np.nansum(curve * level_weights[:, None], axis=0)
+
+
+def _level_weights(axis, plan: Plan, counts: np.ndarray) -> np.ndarray | None:
+    """The level frequencies (ALE order) that weight a non-numeric curve in its centring.
+
+    R's ``ale`` 0.5.x, given the full data's bins (a ``ModelBoot`` refit), takes
+    the frequencies in the column's own level order and multiplies the curve in
+    ALE order by them (``x_int_probs[1:n_bins]``): with ``plan.replicate_r_bugs``
+    that pairing is kept; otherwise each level's own frequency.
+    """
+    if axis.ale_type == "numeric":
+        return None if axis.centring_counts is None else np.asarray(axis.centring_counts, dtype=float)
+    n = counts.astype(float)
+    if plan.replicate_r_bugs and axis.ale_type == "categorical":
+        in_level_order = np.zeros(n.shape[0])
+        in_level_order[np.asarray(axis.order)] = n  # n is in ALE order: rank r holds level order[r]
+        present = in_level_order[in_level_order > 0]  # R's droplevels: absent levels leave the table
+        weights = np.full(n.shape[0], np.nan)
+        weights[:present.shape[0]] = present / n.sum()
+        return weights
+    return n / n.sum()
 
 
 def _lines(shape: tuple[int, int]) -> list[list[tuple[int, int]]]:
