@@ -29,6 +29,7 @@ from .._rbase.rng import iter_ale_bootstrap_rows
 from .axes import ale_axis, rebound_axis
 from .checks import CALLER, check_ale_arguments, resolve_x_cols
 from .model import Prediction, response_values
+from .rbugs import needs_r_pairing, r_paired_replicates
 from .stats import STATISTICS, ale_statistics_1d, ale_statistics_2d, summarise_statistics
 from .tables import (
     band_summary,
@@ -239,11 +240,14 @@ class ALE:
             raise ValueError(f"{CALLER}: the model gave {estimates[0].effects.shape[-1]} outputs on the shifted "
                              f"data but {len(self.y_cats)} on 'data'.")
         self._terms = {}
-        for term, est in zip(ordered, estimates):
-            curves = est.effects[None] if est.replicates is None else np.concatenate([est.effects[None],
-                                                                                        est.replicates])
+        for term, plan, est in zip(ordered, plans, estimates):
+            replicates, replicate_counts = est.replicates, est.replicate_bin_counts
+            if self.replicate_r_bugs and self.boot_it and needs_r_pairing(plan.axes):
+                replicates, replicate_counts = r_paired_replicates(
+                    X, plan.axes, est, caller, iter_ale_bootstrap_rows(X.shape[0], self.boot_it, seed=self.seed))
+            curves = est.effects[None] if replicates is None else np.concatenate([est.effects[None], replicates])
             self._terms[_label(term)] = _Term(term, _label(term), tuple(infos[n] for n in term), curves,
-                                              est.bin_counts, est.replicate_bin_counts, est)
+                                              est.bin_counts, replicate_counts, est)
         self._stats = None
 
     def _check_boot_it(self, ordered: list, infos: dict, n_categories: int) -> None:

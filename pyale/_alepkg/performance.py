@@ -157,26 +157,61 @@ def _has_intercept(results) -> bool:
 
 
 _FACTOR_TERM = re.compile(r"^(?:C\((?P<inner>[^,)]+)[^)]*\)|(?P<name>[^\[]+))\[T\.(?P<level>.*)\]$")
+_LOGICAL = {"True": "TRUE", "False": "FALSE"}
 
 
 def r_term_name(name: str) -> str:
-    """The coefficient's name as R prints it: ``Intercept`` -> ``(Intercept)``, ``g[T.b]`` -> ``gb``."""
+    """The coefficient's name as R prints it: ``Intercept`` -> ``(Intercept)``, ``g[T.b]`` -> ``gb``,
+    ``z[T.True]`` -> ``zTRUE``, ``g[T.b]:x`` -> ``gb:x``."""
     if name == "Intercept":
         return "(Intercept)"
-    match = _FACTOR_TERM.match(name)
-    if match:
-        return (match.group("inner") or match.group("name")) + match.group("level")
-    return name
+    parts = []
+    for part in name.split(":"):
+        match = _FACTOR_TERM.match(part)
+        if match:
+            level = match.group("level")
+            part = (match.group("inner") or match.group("name")) + _LOGICAL.get(level, level)
+        parts.append(part)
+    return ":".join(parts)
+
+
+def _variable(part: str) -> str:
+    match = _FACTOR_TERM.match(part)
+    return (match.group("inner") or match.group("name")) if match else part
+
+
+def _r_coefficient_order(results) -> list[int]:
+    """Positions of the coefficients in R's order: terms by degree, then as the formula names their variables.
+
+    statsmodels' formula engines put terms without numeric variables first;
+    R's ``terms()`` keeps the formula's order within each degree (main effects,
+    then two-way terms, ...).  Read from the coefficient names, so that patsy
+    and formulaic name them alike.
+    """
+    names = [str(n) for n in results.params.index]
+    formula = getattr(getattr(results, "model", None), "formula", None)
+    if not isinstance(formula, str):
+        return list(range(len(names)))
+    tokens = re.findall(r"[A-Za-z_.][A-Za-z0-9_.]*", formula.split("~", 1)[-1])
+
+    def key(i: int):
+        if names[i] == "Intercept":
+            return (0, ())
+        variables = [_variable(part) for part in names[i].split(":")]
+        return (len(variables), tuple(tokens.index(v) if v in tokens else len(tokens) for v in variables))
+
+    return sorted(range(len(names)), key=key)
 
 
 def tidy_statsmodels(results) -> pd.DataFrame | None:
     """``broom::tidy(conf.int = FALSE)`` of a statsmodels result: ``term`` and ``estimate`` (what ``ModelBoot`` uses).
 
-    Terms are named as R names them (:func:`r_term_name`); None when the
-    result has no named ``params``.
+    Terms are named (:func:`r_term_name`) and ordered as R's formula orders them;
+    None when the result has no named ``params``.
     """
     params = getattr(results, "params", None)
     if not isinstance(params, pd.Series):
         return None
-    return pd.DataFrame({"term": [r_term_name(str(t)) for t in params.index],
-                         "estimate": params.to_numpy(dtype=float)})
+    order = _r_coefficient_order(results)
+    return pd.DataFrame({"term": [r_term_name(str(params.index[i])) for i in order],
+                         "estimate": params.to_numpy(dtype=float)[order]})

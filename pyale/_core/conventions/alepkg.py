@@ -114,10 +114,15 @@ class AlePackageConvention(ALEPlotGrid, Convention):
         for b in bins:
             inside &= b >= 0
         moved = inside.copy()
-        for b in bins:
-            moved &= b >= 1
+        code_one = [plan.replicate_r_bugs and _binary_numbers(axis, block) for axis in axes]
+        for axis, b in zip(axes, bins):
+            # R moves every row of a non-numeric feature, the first level's from that level (or, for a binary
+            # feature stored as numbers, from the number 1) to its own value: a difference of 0 unless the
+            # row's bin is not its own (R's bootstrap pairing) or the low value is 1.  Kept on request only.
+            if not (plan.replicate_r_bugs and isinstance(axis, AleLevelAxis)):
+                moved &= b >= 1
         rows = np.flatnonzero(moved)
-        sides = [_side_values(axis, block, b) for axis, b in zip(axes, bins)]
+        sides = [_side_values(axis, block, b, from_code_one) for axis, b, from_code_one in zip(axes, bins, code_one)]
         if len(axes) == 1:
             variants = [("rows at their bin's upper value", (True,)), ("rows at their bin's lower value", (False,))]
         else:
@@ -289,9 +294,28 @@ class AleLevelAxis(LevelAxis):
         return super().column_values(column, ranks)
 
 
-def _side_values(axis, block: pd.DataFrame, bins: np.ndarray):
-    """``side(part, high) -> {name: values}`` for the rows ``part`` of the chosen rows."""
+def _binary_numbers(axis, block: pd.DataFrame) -> bool:
+    """A binary feature stored as numbers (R's ``ale`` moves its rows from the level code 1: its bug)."""
+    if getattr(axis, "ale_type", None) != "binary":
+        return False
+    dtype = block[axis.name].dtype
+    return ptypes.is_numeric_dtype(dtype) and not ptypes.is_bool_dtype(dtype)
+
+
+def _side_values(axis, block: pd.DataFrame, bins: np.ndarray, from_code_one: bool = False):
+    """``side(part, high) -> {name: values}`` for the rows ``part`` of the chosen rows.
+
+    ``from_code_one``: every row's low value is the number 1 (``ale``'s
+    ``methods::as(<ordered factor>, "numeric")`` of the first level, kept on
+    request: ``replicate_r_bugs``).
+    """
     column = block[axis.name]
+    if from_code_one:
+        one = pd.Series([1], dtype=column.dtype).to_numpy()
+
+        def side_one(chosen: np.ndarray, high: bool) -> dict:
+            return {} if high else {axis.name: np.repeat(one, chosen.shape[0])}
+        return side_one
     if isinstance(axis, AleNumericAxis):
         ceilings = axis.values(column)
 
@@ -300,7 +324,7 @@ def _side_values(axis, block: pd.DataFrame, bins: np.ndarray):
     else:
         def side(chosen: np.ndarray, high: bool) -> dict:
             # a level's "high" value is the row's own level: the column as observed
-            return {} if high else {axis.name: axis.column_values(column, bins[chosen] - 1)}
+            return {} if high else {axis.name: axis.column_values(column, np.maximum(bins[chosen] - 1, 0))}
     return side
 
 
