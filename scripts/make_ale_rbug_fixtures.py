@@ -1,0 +1,113 @@
+"""Write reference/ale_r_bugs/ale-<version>/<case>.json: R's released ale where pyale corrects it (run with Python).
+
+The cases exercise the two bugs of ``ale::ALE`` that pyale corrects by
+default and reproduces with ``pyale.ALE(..., replicate_r_bugs=True)``
+(``docs/ale-package.md``, section 10, cases 1 and 2): a binary feature stored
+as numbers moved from the level code 1, and the bootstrap of binary,
+categorical and ordinal features binning resampled row i by full-data row i.
+Each case runs ``ALE(NULL, x_cols, data, y_col, pred_fun = pf, boot_it, seed,
+max_num_bins, parallel = 0, p_values = NULL, silent = TRUE)`` in the released
+``ale`` 0.5.0 (``$ALE_R_LIB``, ``~/Rlib-ale``) and 0.5.3 (``$ALE_R_LIB_053``,
+``~/Rlib-ale053``), each in a child process, with a closed-form ``pf`` that
+``scripts/ale_rbug_cases.py`` also writes in Python.  A fixture stores the
+data, ``get()`` of every term (``ale_centre = "zero"``), ``get(stats = "all")``
+and the versions.
+
+Usage::
+
+    python scripts/make_ale_rbug_fixtures.py [case ...] [--out DIR] [--versions 0.5.0 0.5.3]
+
+Files are generated: do not edit them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import subprocess
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from ale_rbug_cases import CASES, R_MODELS, make_data  # noqa: E402
+from make_modelboot_fixtures import LIBRARIES, PACKAGES, R_HELPERS, _frame  # noqa: E402
+
+OUT = ROOT / "reference" / "ale_r_bugs"
+RTOL = 1e-9
+
+
+def _run_case(ro, case) -> dict:
+    from pyale.r import to_r_dataframe
+
+    ro.globalenv["train"] = to_r_dataframe(make_data(case.seed, case.n))
+    ro.r(f"pf <- function(object, newdata, type) {{ {R_MODELS[case.model]} }}")
+    terms = "c(" + ", ".join(json.dumps(t) for t in case.x_cols) + ")"
+    call = (f"ALE(NULL, x_cols = {terms}, data = train, y_col = 'y', pred_fun = pf, "
+            f"max_num_bins = {case.max_num_bins}, boot_it = {case.boot_it}, seed = {case.seed_ale}, "
+            "parallel = 0, p_values = NULL, silent = TRUE)")
+    ro.r(f"res <- {call}")
+    dims = list(ro.r("names(get(res, stats = 'all', simplify = FALSE))"))
+    return {
+        "case": asdict(case),
+        "call": call,
+        "r_code": f"pf <- function(object, newdata, type) {{ {R_MODELS[case.model]} }}\nres <- {call}",
+        "effects": {t: _frame(ro, f"get(res, {json.dumps(t)}, ale_centre = 'zero')") for t in case.x_cols},
+        "stats": {str(d): _frame(ro, f"get(res, stats = 'all', simplify = FALSE)[[{json.dumps(str(d))}]]")
+                  for d in dims},
+    }
+
+
+def _child(version: str, names: list[str], out_dir: Path) -> None:
+    import rpy2.robjects as ro
+
+    ro.r(R_HELPERS)
+    ro.r("suppressMessages(library(ale))")
+    found = str(ro.r("as.character(packageVersion('ale'))")[0])
+    if found != version:
+        raise SystemExit(f"the R library for ale {version} holds ale {found}")
+    meta = {
+        "generator": "scripts/make_ale_rbug_fixtures.py",
+        "arguments": [a if not a.startswith(str(ROOT)) else str(Path(a).relative_to(ROOT)) for a in sys.argv[1:]],
+        "r_version": str(ro.r("R.version.string")[0]),
+        "packages": {p: str(ro.r(f"as.character(packageVersion('{p}'))")[0]) for p in PACKAGES},
+        "r_library": f"ale {version} as released",
+        "created": datetime.date.today().isoformat(),
+        "rtol": RTOL,
+        "tolerance_reason": "the issue's rtol 1e-9 (R sums in long double)",
+        "note": "Generated from R: do not edit.",
+    }
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for case in CASES:
+        if names and case.name not in names:
+            continue
+        fixture = {"meta": {**meta, "seed": case.seed_ale, "description": case.note}, **_run_case(ro, case)}
+        path = out_dir / f"{case.name}.json"
+        path.write_text(json.dumps(fixture, indent=1) + "\n")
+        print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("cases", nargs="*")
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--versions", nargs="*", default=list(LIBRARIES))
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        _child(args.child, args.cases, args.out / f"ale-{args.child}")
+        return
+    for version in args.versions:
+        variable, default = LIBRARIES[version]
+        env = {**os.environ, "R_LIBS": os.path.expanduser(os.environ.get(variable, default))}
+        subprocess.run([sys.executable, __file__, *args.cases, "--out", str(args.out), "--child", version],
+                       env=env, check=True)
+
+
+if __name__ == "__main__":
+    main()
