@@ -114,6 +114,14 @@ class ALE:
         ``.y`` and the statistics' ``estimate``: the replicates' mean or median.
     seed : int, default 0
         R's ``seed`` (a whole number in R's integer range).
+    replicate_r_bugs : bool, default False
+        Give released ``ale``'s numbers where pyale corrects them
+        (``docs/deviations.md``, ale cases 1 and 2): a binary feature stored
+        as two numbers is moved from the number 1 (ale's level code), and the
+        bootstrap of a binary, categorical or ordinal feature bins resampled
+        row *i* by full-data row *i*'s level (each replicate then calls the
+        model on its resampled rows, as R does).  For replicating a
+        published figure; the default gives the right numbers.
 
     Attributes
     ----------
@@ -142,7 +150,8 @@ class ALE:
 
     Notes
     -----
-    Where ``ale`` 0.5.0 is wrong, pyale is right (``docs/deviations.md``):
+    Where ``ale`` 0.5.0 is wrong, pyale is right unless ``replicate_r_bugs``
+    asks for R's numbers (``docs/deviations.md``):
     the bootstrap of binary, categorical and ordinal features uses the
     resampled rows' own categories; a binary feature stored as two numbers
     moves from its smaller value (not from the level code 1); 2-D terms of a
@@ -186,9 +195,10 @@ class ALE:
     0    x  3.8889   -8.1667    8.8333  22.2222      -50.0    33.3333
     """
 
+    _fixed_bins = None  # {column: AleAxisInfo} of the full data, in a ModelBoot refit's ALE (boot.RefitALE)
+
     def __init__(self, model, x_cols, data, y_col=None, *, pred_fun=None, pred_type="response",
-                 max_num_bins=10, boot_it=0, boot_alpha=0.05, boot_centre="mean", seed=0, replicate_r_bugs=False,
-                 _bins=None):
+                 max_num_bins=10, boot_it=0, boot_alpha=0.05, boot_centre="mean", seed=0, replicate_r_bugs=False):
         data, native = as_pandas(data, param="data", caller=CALLER)
         prediction = Prediction.of(model, pred_fun, pred_type, native)
         if y_col is None:
@@ -211,9 +221,9 @@ class ALE:
         infos = {}
         for term in ordered:
             for name in term:
-                if name not in infos:  # _bins: a ModelBoot refit's ALE keeps the full data's bins (R's .bins)
-                    infos[name] = (ale_axis(X, name, self.max_num_bins) if _bins is None
-                                   else rebound_axis(X, _bins[name], r_ceilings=self.replicate_r_bugs))
+                if name not in infos:  # a ModelBoot refit's ALE keeps the full data's bins (R's .bins)
+                    infos[name] = (ale_axis(X, name, self.max_num_bins) if self._fixed_bins is None
+                                   else rebound_axis(X, self._fixed_bins[name], r_ceilings=self.replicate_r_bugs))
         for term in args.ordered_2d:  # a pair's cells are bounded by the data (pyale._core.bounds)
             check_pair_cells(X.shape[0], tuple(infos[n].axis.n_bins for n in term), param="max_num_bins",
                              caller=CALLER, features=term, value=self.max_num_bins,
@@ -226,7 +236,7 @@ class ALE:
         self.y_summary = y_summary(values, self.y_cats, y_col if y_col is not None else "yhat")
         self._values = values
         self._check_boot_it(ordered, infos, len(self.y_cats))
-        empty = "error" if _bins is None else "nan"
+        empty = "error" if self._fixed_bins is None else "nan"
         plans = [Plan(tuple(infos[n].axis for n in term), ALE_PACKAGE, empty_intervals=empty,
                       replicate_r_bugs=self.replicate_r_bugs) for term in ordered]
         self._infos = infos

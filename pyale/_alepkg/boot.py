@@ -171,7 +171,7 @@ class ModelBoot:
     def __init__(self, model, data, refit=None, *, y_col=None, positive=True, pred_fun=None,
                  pred_type="response", boot_it=100, boot_alpha=0.05, boot_centre="mean", seed=0,
                  output_model_stats=True, output_model_coefs=True, output_ale=True, output_boot_data=False,
-                 ale_options=None, glance=None, tidy=None, replicate_r_bugs=False):
+                 ale_options=None, replicate_r_bugs=False, glance=None, tidy=None):
         data, native = as_pandas(data, param="data", caller=CALLER)
         self.boot_it = _whole_number(boot_it, param="boot_it", minimum=0)
         self.seed = _whole_number(seed, param="seed", minimum=-(2**31 - 1), maximum=2**31 - 1)
@@ -186,7 +186,7 @@ class ModelBoot:
             if not isinstance(flag, (bool, np.bool_)):
                 raise TypeError(f"The '{name}' parameter of {CALLER} must be True or False. Got {flag!r} instead.")
         ale_options = dict(ale_options or {})
-        for key in ("model", "data", "boot_it", "_bins", "replicate_r_bugs"):
+        for key in ("model", "data", "boot_it", "replicate_r_bugs"):
             if key in ale_options:
                 raise ValueError(f"The 'ale_options' parameter of {CALLER} must not set {key!r} (ModelBoot sets it).")
         self.boot_alpha, self.boot_centre = float(boot_alpha), boot_centre
@@ -263,8 +263,8 @@ class ModelBoot:
         if single is not None and not _undefined_coefficients(model):
             pred_fun, pred_type, _ = self._pred
             try:
-                ale = ALE(model, single.terms, boot_data, self.y_col, _bins=single._infos,
-                          **_ale_keywords(ale_options, pred_fun, pred_type))
+                ale = RefitALE(single._infos, model, single.terms, boot_data, self.y_col,
+                               **_ale_keywords(ale_options, pred_fun, pred_type))
             except Exception as exc:
                 warnings.warn(f"{CALLER}: the ALE of refit {it} failed ({type(exc).__name__}: {exc}); it is "
                               "left out, as R leaves it out.", ModelBootWarning, stacklevel=3)
@@ -343,11 +343,13 @@ class ModelBoot:
 
         Parameters
         ----------
-        x_cols, stats, cats, ale_centre, simplify
+        x_cols : str, sequence or dict, optional
             As :meth:`pyale.ALE.get`.
         type : {"auto", "boot", "single"}, default "auto"
             ``"single"``: the full-data ALE; ``"boot"``: the refits' curves
             and statistics; ``"auto"``: ``"boot"`` when there are refits.
+        stats, cats, ale_centre, simplify
+            As :meth:`pyale.ALE.get`.
 
         Returns
         -------
@@ -373,6 +375,14 @@ class ModelBoot:
         terms = self.ale["single"].terms if self.ale else []
         return (f"ModelBoot(boot_it={self.boot_it}, y_col={self.y_col!r}, y_type={self.y_type!r}, "
                 f"terms={terms!r})")
+
+
+class RefitALE(ALE):
+    """A refit's ALE on its resample with the full data's bins (R's ``ALE(.bins = )``); a bin may be empty."""
+
+    def __init__(self, bins: dict, *args, **kwargs):
+        self._fixed_bins = bins
+        super().__init__(*args, **kwargs)
 
 
 class _BootALE:
