@@ -87,6 +87,8 @@ def _run_case(ro, case) -> dict:
     from pyale.r import to_r_dataframe
 
     data = make_data(case.data, case.seed, case.n)
+    # a fresh session's generator: an earlier ale call in this session can leave R's kind at L'Ecuyer-CMRG
+    ro.r('RNGkind("Mersenne-Twister", "Inversion", "Rejection")')
     ro.globalenv["train"] = to_r_dataframe(data)
     ro.r(r_fit_code(case))
     options = []

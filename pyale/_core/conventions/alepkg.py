@@ -50,6 +50,7 @@ __all__ = [
     "AleEstimate",
     "ale_numeric_bins",
     "intrapolate",
+    "pair_parts_split",
     "interval_counts",
 ]
 
@@ -516,6 +517,16 @@ def _cumulate(filled: np.ndarray) -> np.ndarray:
 
 def _pair_parts(curve: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """ale's 2-D centring: row part + column part + constant, ``(m_a, m_b, m)`` (section 5)."""
+    lower_order, constant = pair_parts_split(curve, counts)
+    return lower_order + constant
+
+
+def pair_parts_split(curve: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """ale's 2-D centring as ``(row part + column part, constant)``: ``(m_a, m_b, m)`` and ``(m,)``.
+
+    ``curve - row part - column part`` is ale's "distinct" effect; R's
+    ``boot_data`` shows ``curve - constant`` as ``.y_composite``.
+    """
     n = counts.astype(float)[..., None]
     m_a, m_b = counts.shape
     pa = np.r_[0, np.arange(m_a - 1)]
@@ -530,4 +541,4 @@ def _pair_parts(curve: np.ndarray, counts: np.ndarray) -> np.ndarray:
     distinct = curve - rows[:, None, :] - columns[None, :, :]
     corners = (distinct[np.ix_(pa, pb)] + distinct[pa] + distinct[:, pb] + distinct) / 4
     constant = (n * corners).sum(axis=(0, 1)) / n.sum()
-    return rows[:, None, :] + columns[None, :, :] + constant
+    return rows[:, None, :] + columns[None, :, :], constant

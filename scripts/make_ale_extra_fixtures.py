@@ -1,6 +1,6 @@
-"""Write reference/ale_r_bugs/ale-<version>/<case>.json: R's released ale where pyale corrects it (run with Python).
+"""Write reference/ale_extra/ale-<version>/<case>.json: more of R's released ale::ALE (run with Python).
 
-The cases exercise the two bugs of ``ale::ALE`` that pyale corrects by
+Most cases exercise the two bugs of ``ale::ALE`` that pyale corrects by
 default and reproduces with ``pyale.ALE(..., replicate_r_bugs=True)``
 (``docs/ale-package.md``, section 10, cases 1 and 2): a binary feature stored
 as numbers moved from the level code 1, and the bootstrap of binary,
@@ -9,13 +9,15 @@ Each case runs ``ALE(NULL, x_cols, data, y_col, pred_fun = pf, boot_it, seed,
 max_num_bins, parallel = 0, p_values = NULL, silent = TRUE)`` in the released
 ``ale`` 0.5.0 (``$ALE_R_LIB``, ``~/Rlib-ale``) and 0.5.3 (``$ALE_R_LIB_053``,
 ``~/Rlib-ale053``), each in a child process, with a closed-form ``pf`` that
-``scripts/ale_rbug_cases.py`` also writes in Python.  A fixture stores the
-data, ``get()`` of every term (``ale_centre = "zero"``), ``get(stats = "all")``
-and the versions.
+``scripts/ale_extra_cases.py`` also writes in Python; one more case adds
+``exclude_cols``, ``output_boot_data = TRUE`` and a ``sample_size`` below the
+rows.  A fixture stores ``get()`` of every term (``ale_centre = "zero"``),
+``get(stats = "all")``, ``get(what = "boot_data")`` when kept, the rows of
+``params$data$data_sample`` and the versions.
 
 Usage::
 
-    python scripts/make_ale_rbug_fixtures.py [case ...] [--out DIR] [--versions 0.5.0 0.5.3]
+    python scripts/make_ale_extra_fixtures.py [case ...] [--out DIR] [--versions 0.5.0 0.5.3]
 
 Files are generated: do not edit them.
 """
@@ -35,10 +37,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from ale_rbug_cases import CASES, R_MODELS, make_data  # noqa: E402
+from ale_extra_cases import CASES, R_MODELS, make_data  # noqa: E402
 from make_modelboot_fixtures import LIBRARIES, PACKAGES, R_HELPERS, _frame  # noqa: E402
 
-OUT = ROOT / "reference" / "ale_r_bugs"
+OUT = ROOT / "reference" / "ale_extra"
 RTOL = 1e-9
 
 
@@ -46,18 +48,35 @@ def _run_case(ro, case) -> dict:
     from pyale.r import to_r_dataframe
 
     ro.globalenv["train"] = to_r_dataframe(make_data(case.seed, case.n))
+    # a fresh session's generator: an earlier ale call in this session can leave R's kind at L'Ecuyer-CMRG
+    ro.r('RNGkind("Mersenne-Twister", "Inversion", "Rejection")')
     ro.r(f"pf <- function(object, newdata, type) {{ {R_MODELS[case.model]} }}")
     terms = "c(" + ", ".join(json.dumps(t) for t in case.x_cols) + ")"
+    extra = ""
+    if case.exclude_cols:
+        extra += ", exclude_cols = c(" + ", ".join(json.dumps(t) for t in case.exclude_cols) + ")"
+    if case.output_boot_data:
+        extra += ", output_boot_data = TRUE"
+    if case.sample_size != 500:
+        extra += f", sample_size = {case.sample_size}"
     call = (f"ALE(NULL, x_cols = {terms}, data = train, y_col = 'y', pred_fun = pf, "
-            f"max_num_bins = {case.max_num_bins}, boot_it = {case.boot_it}, seed = {case.seed_ale}, "
+            f"max_num_bins = {case.max_num_bins}, boot_it = {case.boot_it}, seed = {case.seed_ale}{extra}, "
             "parallel = 0, p_values = NULL, silent = TRUE)")
     ro.r(f"res <- {call}")
     dims = list(ro.r("names(get(res, stats = 'all', simplify = FALSE))"))
+    kept = [str(t) for t in ro.r("c(res@params$requested_x_cols$d1, res@params$requested_x_cols$d2)")]
+    boot_data = {}
+    if case.output_boot_data:
+        boot_data = {t: _frame(ro, f"get(res, {json.dumps(t)}, what = 'boot_data', ale_centre = 'zero')")
+                     for t in kept}
     return {
+        "terms": kept,
+        "boot_data": boot_data,
+        "data_sample_rows": [int(v) for v in ro.r("as.integer(rownames(res@params$data$data_sample))")],
         "case": asdict(case),
         "call": call,
         "r_code": f"pf <- function(object, newdata, type) {{ {R_MODELS[case.model]} }}\nres <- {call}",
-        "effects": {t: _frame(ro, f"get(res, {json.dumps(t)}, ale_centre = 'zero')") for t in case.x_cols},
+        "effects": {t: _frame(ro, f"get(res, {json.dumps(t)}, ale_centre = 'zero')") for t in kept},
         "stats": {str(d): _frame(ro, f"get(res, stats = 'all', simplify = FALSE)[[{json.dumps(str(d))}]]")
                   for d in dims},
     }
@@ -72,7 +91,7 @@ def _child(version: str, names: list[str], out_dir: Path) -> None:
     if found != version:
         raise SystemExit(f"the R library for ale {version} holds ale {found}")
     meta = {
-        "generator": "scripts/make_ale_rbug_fixtures.py",
+        "generator": "scripts/make_ale_extra_fixtures.py",
         "arguments": [a if not a.startswith(str(ROOT)) else str(Path(a).relative_to(ROOT)) for a in sys.argv[1:]],
         "r_version": str(ro.r("R.version.string")[0]),
         "packages": {p: str(ro.r(f"as.character(packageVersion('{p}'))")[0]) for p in PACKAGES},

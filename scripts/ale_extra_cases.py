@@ -1,7 +1,8 @@
-"""Cases where released ``ale`` is wrong and ``pyale.ALE(..., replicate_r_bugs=True)`` repeats it.
+"""More ``ale::ALE`` cases: where released ``ale`` is wrong (``pyale.ALE(..., replicate_r_bugs=True)`` repeats
+it), and the rest of ALE's surface (``exclude_cols``, ``output_boot_data``, ``sample_size``).
 
-Used by ``scripts/make_ale_rbug_fixtures.py`` (R) and
-``tests/test_ale_r_bugs.py`` (pyale).  Each model is written once in R
+Used by ``scripts/make_ale_extra_fixtures.py`` (R) and
+``tests/test_ale_extra.py`` (pyale).  Each model is written once in R
 (``R_MODELS``) and once in Python (``PY_MODELS``); factor codes are R's
 ``as.integer`` (1-based, in level order).
 """
@@ -27,6 +28,9 @@ class RBugCase:
     seed: int = 20261125
     n: int = 40
     affected: tuple = ()  # terms whose numbers R gets wrong
+    exclude_cols: tuple = ()
+    output_boot_data: bool = False
+    sample_size: int = 500
     note: str = ""
 
 
@@ -38,6 +42,9 @@ CASES = [
     RBugCase("rb_categorical_boot", "levels", ("g", "l", "o", "x:g"), boot_it=8, seed_ale=1, max_num_bins=6,
              affected=("g", "l", "o", "x:g"),
              note="case 1: the bootstrap of a factor, a logical and an ordered factor, and of a pair with a factor"),
+    RBugCase("surface_boot_data", "levels", ("x", "g", "l", "x:g", "x:l"), boot_it=5, seed_ale=9, max_num_bins=5,
+             exclude_cols=("l", "x:l"), output_boot_data=True, sample_size=25, n=30, affected=("g", "x:g"),
+             note="exclude_cols, output_boot_data (1-D and 2-D, numeric and factor) and sample_size < n"),
 ]
 
 R_MODELS = {
