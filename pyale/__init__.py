@@ -24,6 +24,8 @@ ALE
 ModelBoot
     R's ``ale::ModelBoot``: the model refitted on R's resamples, with its ALE,
     bootstrap-validated (.632) performance and coefficient tables.
+invert_probs
+    R's ``ale::invert_probs``: an ALE of probabilities for the complementary outcome.
 
 Everything else lives in private modules.  ``import pyale`` imports neither
 matplotlib nor rpy2.
@@ -40,6 +42,7 @@ from ._core.calls import PredictionError
 from ._iml import FeatureEffect, FeatureEffects, Predictor
 from ._alepkg.ale import ALE
 from ._alepkg.boot import ModelBoot
+from ._alepkg.invert import invert_probs
 
 __all__ = [
     "ale",
@@ -57,6 +60,7 @@ __all__ = [
     "FeatureEffects",
     "ALE",
     "ModelBoot",
+    "invert_probs",
     "__version__",
 ]
 

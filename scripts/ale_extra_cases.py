@@ -31,6 +31,8 @@ class RBugCase:
     exclude_cols: tuple = ()
     output_boot_data: bool = False
     sample_size: int = 500
+    invert: bool = False  # also record invert_probs(res) (ale >= 0.5.2)
+    y: str = "y"
     note: str = ""
 
 
@@ -45,9 +47,16 @@ CASES = [
     RBugCase("surface_boot_data", "levels", ("x", "g", "l", "x:g", "x:l"), boot_it=5, seed_ale=9, max_num_bins=5,
              exclude_cols=("l", "x:l"), output_boot_data=True, sample_size=25, n=30, affected=("g", "x:g"),
              note="exclude_cols, output_boot_data (1-D and 2-D, numeric and factor) and sample_size < n"),
+    RBugCase("probabilities_inverted", "probability", ("x", "g", "x:g"), boot_it=4, seed_ale=2, max_num_bins=6,
+             invert=True, y="yb", affected=("g", "x:g"),
+             note="a probability model of a 0/1 response; invert_probs() (ale 0.5.2) on it"),
+    RBugCase("binary_predictions", "two_values", ("x", "g"), y="yb",
+             note="predictions with two values: ale 0.5.0 refuses them, 0.5.2 accepts numeric binary predictions"),
 ]
 
 R_MODELS = {
+    "probability": "stats::plogis(newdata$x - 1 + 0.5 * as.integer(newdata$g) - newdata$b)",
+    "two_values": "as.numeric(newdata$x + 0.3 * as.integer(newdata$g) > 1.2)",
     "binary_num": "newdata$x * (1 + 2 * newdata$b) + newdata$b",
     "levels": ("newdata$x * as.integer(newdata$g) + 0.5 * as.integer(newdata$g)^2 + newdata$l * newdata$x + "
                "newdata$x * as.integer(newdata$o)"),
@@ -59,6 +68,10 @@ def _codes(column: pd.Series) -> np.ndarray:
 
 
 PY_MODELS = {
+    "probability": lambda object, newdata, type: 1 / (1 + np.exp(-(
+        newdata["x"].to_numpy(dtype=float) - 1 + 0.5 * _codes(newdata["g"]) - newdata["b"].to_numpy(dtype=float)))),
+    "two_values": lambda object, newdata, type: (
+        newdata["x"].to_numpy(dtype=float) + 0.3 * _codes(newdata["g"]) > 1.2).astype(float),
     "binary_num": lambda object, newdata, type: newdata["x"].to_numpy(dtype=float) * (
         1 + 2 * newdata["b"].to_numpy(dtype=float)) + newdata["b"].to_numpy(dtype=float),
     "levels": lambda object, newdata, type: (
@@ -78,4 +91,5 @@ def make_data(seed: int, n: int) -> pd.DataFrame:
     l = rng.uniform(size=n) < 0.5
     o = pd.Categorical.from_codes(rng.integers(0, 3, n), categories=["low", "mid", "high"], ordered=True)
     y = x + b + rng.normal(0, 0.3, n)
-    return pd.DataFrame({"x": x, "b": b, "g": g, "l": l, "o": o, "y": y})
+    yb = (rng.uniform(size=n) < 1 / (1 + np.exp(-(x - 1)))).astype(float)
+    return pd.DataFrame({"x": x, "b": b, "g": g, "l": l, "o": o, "y": y, "yb": yb})

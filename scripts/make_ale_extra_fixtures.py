@@ -59,17 +59,30 @@ def _run_case(ro, case) -> dict:
         extra += ", output_boot_data = TRUE"
     if case.sample_size != 500:
         extra += f", sample_size = {case.sample_size}"
-    call = (f"ALE(NULL, x_cols = {terms}, data = train, y_col = 'y', pred_fun = pf, "
+    ro.r(f"train <- train[setdiff(names(train), {json.dumps('y' if case.y != 'y' else 'yb')})]")
+    call = (f"ALE(NULL, x_cols = {terms}, data = train, y_col = {json.dumps(case.y)}, pred_fun = pf, "
             f"max_num_bins = {case.max_num_bins}, boot_it = {case.boot_it}, seed = {case.seed_ale}{extra}, "
             "parallel = 0, p_values = NULL, silent = TRUE)")
-    ro.r(f"res <- {call}")
+    failed = ro.r(f"tryCatch({{res <- {call}; ''}}, error = function(e) conditionMessage(e))")[0]
+    if failed:
+        return {"case": asdict(case), "call": call, "error": str(failed)}
     dims = list(ro.r("names(get(res, stats = 'all', simplify = FALSE))"))
     kept = [str(t) for t in ro.r("c(res@params$requested_x_cols$d1, res@params$requested_x_cols$d2)")]
     boot_data = {}
     if case.output_boot_data:
         boot_data = {t: _frame(ro, f"get(res, {json.dumps(t)}, what = 'boot_data', ale_centre = 'zero')")
                      for t in kept}
+    inverted = None
+    if case.invert and bool(ro.r("exists('invert_probs', envir = asNamespace('ale'))")[0]):
+        ro.r("inv <- ale::invert_probs(res)")
+        inverted = {
+            "effects": {t: _frame(ro, f"get(inv, {json.dumps(t)})") for t in kept},
+            "stats": {str(d): _frame(ro, f"get(inv, stats = 'all', simplify = FALSE)[[{json.dumps(str(d))}]]")
+                      for d in dims},
+            "estimate": _frame(ro, "get(inv, stats = 'estimate', simplify = FALSE)$d1"),
+        }
     return {
+        "inverted": inverted,
         "terms": kept,
         "boot_data": boot_data,
         "data_sample_rows": [int(v) for v in ro.r("as.integer(rownames(res@params$data$data_sample))")],

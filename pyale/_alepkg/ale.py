@@ -207,6 +207,8 @@ class ALE:
     """
 
     _fixed_bins = None  # {column: AleAxisInfo} of the full data, in a ModelBoot refit's ALE (boot.RefitALE)
+    probs_inverted = False  # pyale.invert_probs (R's invert_probs): .y becomes 1 - .y
+    _inversions = 0
 
     def __init__(self, model, x_cols, data, y_col=None, *, pred_fun=None, pred_type="response",
                  max_num_bins=10, boot_it=0, boot_alpha=0.05, boot_centre="mean", seed=0, exclude_cols=None,
@@ -296,7 +298,36 @@ class ALE:
             return float(np.mean(self._values[:, column]))
         return 0.0
 
+    def _inverted(self, table: pd.DataFrame, centre: float) -> pd.DataFrame:
+        """R's invert_probs: the stored (zero-centred) .y columns become 1 - .y, then get() adds the centre."""
+        if not self._inversions:
+            return table
+        for name in [c for c in table.columns if c.startswith(".y")]:
+            values = table[name].to_numpy(dtype=float)
+            for _ in range(self._inversions):
+                values = 1 - values
+            table[name] = values + centre
+        return table
+
+    def _inverted_stats(self, rows: list) -> list:
+        """R's invert_probs on the statistics: ALER and NALER minima and maxima swap places, negated.
+
+        R rebuilds each table from ``split(stats, stats$term)``: the terms come back sorted (as R's
+        ``sort`` orders strings in its usual locales: case-insensitively, lower case first on ties).
+        """
+        if self._inversions:
+            rows = sorted(rows, key=lambda item: (str(item[0]).casefold(), [c.isupper() for c in str(item[0])]))
+        for _ in range(self._inversions):
+            rows = [(term, {**summary, **{a: {k: -v for k, v in summary[b].items()} for a, b in
+                                          (("aler_min", "aler_max"), ("aler_max", "aler_min"),
+                                           ("naler_min", "naler_max"), ("naler_max", "naler_min"))}})
+                    for term, summary in rows]
+        return rows
+
     def _table(self, term: _Term, column: int, centre: float) -> pd.DataFrame:
+        return self._inverted(self._plain_table(term, column, 0.0 if self._inversions else centre), centre)
+
+    def _plain_table(self, term: _Term, column: int, centre: float) -> pd.DataFrame:
         summary = band_summary(term.curves[..., column], boot_alpha=self.boot_alpha, boot_centre=self.boot_centre)
         if len(term.features) == 1:
             info = term.infos[0]
@@ -397,7 +428,7 @@ class ALE:
                 computed = self._statistics()[cat]
                 part = {}
                 for dim, terms in wanted.items():
-                    rows = [item for item in computed[dim] if item[0] in terms]
+                    rows = self._inverted_stats([item for item in computed[dim] if item[0] in terms])
                     if stats == "estimate":
                         part[dim] = statistics_estimate_table(rows)
                     else:
@@ -408,8 +439,9 @@ class ALE:
     def _boot_data(self, term: _Term, column: int, centre: float) -> pd.DataFrame:
         counts = term.counts[None] if term.replicate_counts is None else np.concatenate(
             [term.counts[None], np.asarray(term.replicate_counts)])
-        return boot_data_table(term.infos, term.curves[..., column],
-                               composite_offset(term.estimate)[..., column], counts, centre)
+        table = boot_data_table(term.infos, term.curves[..., column], composite_offset(term.estimate)[..., column],
+                                counts, 0.0 if self._inversions else centre)
+        return self._inverted(table, centre)
 
     def _wanted_terms(self, x_cols, exclude_cols=None) -> dict:
         if x_cols is None:
