@@ -299,15 +299,11 @@ class ModelBoot:
     def _model_stats(self, used, data, full_predictions, calc_boot_valid) -> pd.DataFrame | None:
         values: dict[str, list] = {}
         for it in used:
-            for source in (it.stats,):
-                for key, value in (source or {}).items():
-                    values.setdefault(key, []).append(float(value))
-        perf_names = []
+            for key, value in (it.stats or {}).items():
+                values.setdefault(key, []).append(float(value))
         if calc_boot_valid:
             for it in used:
                 for key, value in (it.perf or {}).items():
-                    if key not in perf_names:
-                        perf_names.append(key)
                     values.setdefault(key, []).append(float(value))
         if not values:
             return None
