@@ -401,3 +401,21 @@ def test_gradient_bootstrap_covers_the_difference_at_the_nominal_rate():
     rate = covered / simulations
     standard_error = np.sqrt(level * (1 - level) / simulations)
     assert level - 4 * standard_error - 0.01 <= rate <= level + 3 * standard_error, rate
+
+
+def test_gradient_and_bins_on_spark_give_the_pandas_numbers(spark):
+    X = _frame(1500, 14)
+
+    def model(d):  # closures: pickled by value for Spark's workers
+        a = np.asarray(d, dtype=float)
+        return a[:, 0] + 4 * np.maximum(a[:, 0] - 0.3, 0) * (1 + a[:, 1]) + a[:, 2] ** 2
+
+    def jac(a):
+        return np.column_stack([1 + 4 * (a[:, 0] > 0.3) * (1 + a[:, 1]), 4 * np.maximum(a[:, 0] - 0.3, 0),
+                                2 * a[:, 2]])
+
+    want = pyale.ale(model, X, ["x1", "x3"], method="gradient", jacobian=jac, binning="dp")
+    got = pyale.ale(model, spark.createDataFrame(X), ["x1", "x3"], method="gradient", jacobian=jac, binning="dp")
+    for g, e in zip(got, want):
+        assert_array_equal(g.grid[0], e.grid[0])
+        assert_allclose(g.effects, e.effects, rtol=1e-12, atol=1e-13)
