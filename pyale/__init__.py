@@ -18,6 +18,9 @@ PredictionError
 Predictor, FeatureEffect, FeatureEffects
     iml's classes (``Predictor$new``, ``FeatureEffect$new``, ``FeatureEffects$new``)
     with iml's ``results`` tables.
+check_shape, ShapeCheck, materiality, Materiality, reason_codes, ReasonCodes
+    Verdicts from finished effects: shape checks with bootstrap verdicts,
+    materiality ranking with rank intervals, reason codes from main effects.
 ALE
     R's ``ale::ALE`` (ale 0.5.0) with its ``get()`` tables, bootstrap bands and
     ALE statistics.
@@ -36,6 +39,7 @@ from ._results import ALEPlotResult, PDPlotResult
 from ._core.calls import PredictionError
 from ._iml import FeatureEffect, FeatureEffects, Predictor
 from ._alepkg.ale import ALE
+from ._verdicts import Materiality, ReasonCodes, ShapeCheck, check_shape, materiality, reason_codes
 
 __all__ = [
     "ale",
@@ -52,6 +56,12 @@ __all__ = [
     "FeatureEffect",
     "FeatureEffects",
     "ALE",
+    "check_shape",
+    "ShapeCheck",
+    "materiality",
+    "Materiality",
+    "reason_codes",
+    "ReasonCodes",
     "__version__",
 ]
 
