@@ -38,6 +38,19 @@ class Materiality:
     level : float
     replicates : numpy.ndarray
         ``(n_bootstrap, n_effects)``: the statistic in every replicate, in the table's row order.
+
+    See Also
+    --------
+    pyale.materiality : what makes it.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, pyale
+    >>> rng = np.random.default_rng(0)
+    >>> X = pd.DataFrame({"a": rng.normal(size=200), "b": rng.normal(size=200)})
+    >>> results = pyale.ale(lambda d: 2 * d["a"] + d["b"] * d["a"], X, ["a", "b"], n_bootstrap=100, random_state=0)
+    >>> pyale.materiality(results).table["feature"].tolist()
+    ['a', 'b']
     """
 
     table: pd.DataFrame
@@ -69,7 +82,13 @@ class Materiality:
         return _present.display_class("MaterialityDisplay")(self).plot(ax=ax, **kwargs)
 
     def to_dict(self) -> dict:
-        """Everything as plain Python values (JSON-ready): level, method, rows."""
+        """Everything as plain Python values (JSON-ready: NaN as None).
+
+        Returns
+        -------
+        dict
+            ``level``, ``stat``, ``rank_method`` and ``rows`` (the rows of :attr:`table`).
+        """
         return {
             "level": self.level,
             "stat": self.table["stat"].iloc[0],

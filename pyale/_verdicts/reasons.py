@@ -50,6 +50,18 @@ class ReasonCodes:
         Rows x features: every contribution.
     adverse : str
         ``"high"`` or ``"low"``.
+
+    See Also
+    --------
+    pyale.reason_codes : what makes it.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, pyale
+    >>> X = pd.DataFrame({"a": np.linspace(0, 1, 50), "b": np.linspace(1, 0, 50) ** 2})
+    >>> codes = pyale.reason_codes(pyale.ale(lambda d: d["a"] - d["b"], X, ["a", "b"]), X.iloc[[0, -1]], top=1)
+    >>> codes.top["reason_1"].tolist()
+    [None, 'a']
     """
 
     table: pd.DataFrame
@@ -65,7 +77,14 @@ class ReasonCodes:
         return self.top.to_html()
 
     def to_dict(self) -> dict:
-        """Everything as plain Python values (JSON-ready): adverse side, top reasons per row, the long table."""
+        """Everything as plain Python values (JSON-ready: NaN as None).
+
+        Returns
+        -------
+        dict
+            ``adverse``, ``method`` (what a contribution is), ``top`` (the
+            rows of :attr:`top`, with a ``row`` key) and ``table`` (the rows of :attr:`table`).
+        """
         top = self.top.reset_index(names="row")
         return {
             "adverse": self.adverse,

@@ -89,6 +89,19 @@ class ShapeCheck:
         The significance level.
     checks : list
         The checks behind each row (used by :meth:`plot`).
+
+    See Also
+    --------
+    pyale.check_shape : what makes it.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, pyale
+    >>> X = pd.DataFrame({"x": np.linspace(0, 1, 200), "z": np.tile([-1.0, 1.0], 100)})
+    >>> result = pyale.ale(lambda d: d["x"] * (1 + d["z"]), X, "x", n_intervals=4, n_bootstrap=100, random_state=0)
+    >>> check = pyale.check_shape(result, {"x": "increasing"})
+    >>> check.table.loc[0, "verdict"], len(check.violations)
+    ('pass', 0)
     """
 
     table: pd.DataFrame
@@ -121,7 +134,14 @@ class ShapeCheck:
         return _present.display_class("ShapeCheckDisplay")(self).plot(ax=ax, **kwargs)
 
     def to_dict(self) -> dict:
-        """Everything as plain Python values (JSON-ready: NaN as None): level, decision rule, checks, violations."""
+        """Everything as plain Python values (JSON-ready: NaN as None).
+
+        Returns
+        -------
+        dict
+            ``level``, ``decision_rule`` (the rule in words), ``checks`` (the
+            rows of :attr:`table`) and ``violations`` (the rows of :attr:`violations`).
+        """
         return {
             "level": self.level,
             "decision_rule": DECISION_RULE,
