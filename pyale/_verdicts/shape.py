@@ -323,7 +323,7 @@ def _check(result: ALEResult, axis: int, expectation: Expectation, level: float,
     margins = expectation.margins(grid, lines, where=where)  # (L, M)
     margins_b = expectation.margins(grid, lines_b, where=where)  # (B, L, M)
     test = margin_test(margins.ravel(), margins_b.reshape(margins_b.shape[0], -1),
-                       strict=expectation.strict, level=level)
+                       strict=expectation.strict, level=level, df=_degrees_of_freedom(result, expectation, margins))
     normaliser = None
     if result.normaliser is not None and expectation.kind != "function":
         normaliser = result.normaliser()[out]
@@ -337,6 +337,27 @@ def _check(result: ALEResult, axis: int, expectation: Expectation, level: float,
                                     lines_b[:, line], margins[line], margins_b[:, line], significant[line],
                                     normaliser, level))
     return Check(result=result, axis=axis, output=out, expectation=expectation, test=test, violations=found)
+
+
+def _degrees_of_freedom(result: ALEResult, expectation: Expectation, margins: np.ndarray) -> np.ndarray:
+    """Per margin, the rows behind it less one (``inf``: no small-sample calibration; see ``decision.py``).
+
+    A main effect's increment is a mean over one interval's rows (numeric)
+    or over the rows of the two levels it joins (categorical); a sign margin
+    over all rows.  Counts that are weight sums rather than whole rows, pair
+    effects and user functions are not calibrated.
+    """
+    df = np.full(margins.shape, np.inf)
+    counts = np.asarray(result.counts, dtype=float)
+    if len(result.features) != 1 or expectation.kind == "function" or not np.all(counts == np.round(counts)):
+        return df.ravel()
+    if expectation.kind == "sign":
+        df[:] = counts.sum() - 1.0
+    elif result.numeric_axes[0]:
+        df[0] = counts - 1.0
+    else:
+        df[0] = counts[1:] + counts[:-1] - 2.0
+    return np.maximum(df, 1.0).ravel()
 
 
 def _episodes(expectation: Expectation, line: np.ndarray, margins: np.ndarray) -> list:

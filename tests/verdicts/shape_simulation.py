@@ -72,6 +72,7 @@ def error_rate_table(n_sets: int, *, seed: int = 2026, level: float = 0.05) -> p
     flat, linear = SCENARIOS["flat"], SCENARIOS["linear"]
     cases = [
         ("flat (g = 0)", flat, "non-decreasing", "holds (boundary)", N_ROWS),
+        ("flat (g = 0)", flat, "non-decreasing", "holds (boundary)", N_ROWS // 3),
         ("flat (g = 0)", flat, "increasing", "violated (flat)", N_ROWS),
         ("flat (g = 0)", flat, "positive", "violated (boundary)", N_ROWS),
         ("linear (g = x)", linear, "increasing", "holds", N_ROWS),
