@@ -25,7 +25,8 @@ DECISION_RULE = (
     "replicates, studentised) lies below zero, i.e. the max-t adjusted p-value p_violation <= level; a true "
     "expectation fails with probability at most about level. pass: not fail, and every margin is on the "
     "right side in all but a share level of the replicates (intersection-union test, p_holds <= level); a "
-    "violated expectation passes with probability at most about level. Otherwise inconclusive."
+    "violated expectation passes with probability at most about level. Otherwise inconclusive. A main effect's "
+    "studentised increments are read as Student's t with the interval's rows less one degrees of freedom."
 )
 
 _TABLE_COLUMNS = [
@@ -62,7 +63,8 @@ class ShapeCheck:
         for a pair), ``axis`` (the feature along which the curve is read),
         ``output``, ``kind``, ``expectation``, ``verdict`` (``"pass"``,
         ``"fail"`` or ``"inconclusive"``), ``level``, ``statistic`` (the
-        largest studentised violation), ``p_violation`` (p-value of the test
+        largest studentised violation, on the normal scale after the
+        small-sample calibration), ``p_violation`` (p-value of the test
         that fails), ``p_holds`` (p-value of the test that passes),
         ``worst_violation`` (largest violation in units of the prediction:
         for a monotone expectation the largest fall of the curve from a grid
@@ -213,6 +215,10 @@ def check_shape(result, expect: dict, *, level: float = 0.05, output=None) -> Sh
     - **inconclusive** otherwise: the data cannot tell (a flat stretch of a
       noisy curve under "increasing", a dip within the band).
 
+    A main effect's studentised increment is read as Student's t with the
+    interval's rows less one degrees of freedom (level jumps: the two
+    levels' rows less two) and mapped to the normal scale before both tests,
+    so that few rows per interval do not make the fail test liberal.
     A margin whose replicates do not vary (every row has the same local
     difference there, and the model is fixed) is known exactly: a certain
     violation fails, a certain non-violation counts as evidence.  The
