@@ -36,7 +36,7 @@ class ReasonCodes:
         ``reason`` (whether the feature is one of the row's ``top`` reasons),
         ``local_change`` (the curve's change across the interval or level
         jump that holds the value), ``heterogeneity`` (the spread of the
-        rows' own local changes there, from :attr:`ALEResult.heterogeneity`),
+        rows' own local changes there, from ``ALEResult.heterogeneity``),
         ``flag`` (heterogeneity larger than ``heterogeneity_ratio`` times
         ``|local_change|``: rows disagree about this feature's effect here,
         so the main effect alone summarises it poorly; missing when the
@@ -83,7 +83,7 @@ class ReasonCodes:
         -------
         dict
             ``adverse``, ``method`` (what a contribution is), ``top`` (the
-            rows of :attr:`top`, with a ``row`` key) and ``table`` (the rows of :attr:`table`).
+            rows of ``top``, with a ``row`` key) and ``table`` (the rows of ``table``).
         """
         top = self.top.reset_index(names="row")
         return {

@@ -73,7 +73,7 @@ class ShapeCheck:
         of the response, as NALED reads effects; NaN without a response
         distribution or for a user function), ``worst_start`` and
         ``worst_end`` (where that fall starts and reaches its bottom),
-        ``n_violations``, ``n_significant`` (rows of :attr:`violations`, and
+        ``n_violations``, ``n_significant`` (rows of ``violations``, and
         those beyond doubt), ``n_bootstrap`` and ``bootstrap`` (``"data"``
         or ``"model"``).
     violations : pandas.DataFrame
@@ -90,7 +90,7 @@ class ShapeCheck:
     level : float
         The significance level.
     checks : list
-        The checks behind each row (used by :meth:`plot`).
+        The checks behind each row (used by ``plot``).
 
     See Also
     --------
@@ -125,9 +125,9 @@ class ShapeCheck:
         Parameters
         ----------
         ax : matplotlib Axes or array of Axes, optional
-            One Axes per row of :attr:`table`; a new figure by default.
+            One Axes per row of ``table``; a new figure by default.
         **kwargs
-            Keywords of :meth:`ShapeCheckDisplay.plot` (``n_cols``).
+            Keywords of the display's ``plot`` (``n_cols``: panels per row).
 
         Returns
         -------
@@ -142,7 +142,7 @@ class ShapeCheck:
         -------
         dict
             ``level``, ``decision_rule`` (the rule in words), ``checks`` (the
-            rows of :attr:`table`) and ``violations`` (the rows of :attr:`violations`).
+            rows of ``table``) and ``violations`` (the rows of ``violations``).
         """
         return {
             "level": self.level,
