@@ -424,6 +424,13 @@ def _point(grid, index: int):
     return float(value) if isinstance(grid, np.ndarray) and grid.dtype.kind == "f" else value
 
 
+def _worst_pct(check: Check, worst: dict | None) -> float:
+    """The worst fall in percentile points: NaN for a function or without a response distribution."""
+    if check.expectation.kind == "function" or check.result.normaliser is None:
+        return np.nan
+    return 0.0 if worst is None else worst["size_pct"]
+
+
 def _table_row(check: Check, level: float) -> dict:
     result, test = check.result, check.test
     worst = max(check.violations, key=lambda v: v["size"], default=None)
@@ -439,8 +446,7 @@ def _table_row(check: Check, level: float) -> dict:
         "p_violation": test.p_violation,
         "p_holds": test.p_holds,
         "worst_violation": 0.0 if worst is None else worst["size"],
-        "worst_violation_pct": (0.0 if check.expectation.kind != "function" and result.normaliser is not None
-                                else np.nan) if worst is None else worst["size_pct"],
+        "worst_violation_pct": _worst_pct(check, worst),
         "worst_start": None if worst is None else worst["start"],
         "worst_end": None if worst is None else worst["trough"],
         "n_violations": len(check.violations),
