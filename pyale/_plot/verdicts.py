@@ -78,19 +78,18 @@ class ShapeCheckDisplay:
         return self
 
     def _panel(self, ax, check, row) -> None:
-        result, axis, out = check.result, check.axis, check.output
-        effects = np.moveaxis(result.effects[..., out], axis, -1)
-        replicates = np.moveaxis(result.replicates[..., out], axis + 1, -1)
+        result, axis = check.result, check.axis
         line = 0
         title_at = ""
-        if effects.ndim == 2:
+        if len(result.features) == 2:
             others = list(result.grid[1 - axis])
             worst = max(check.violations, key=lambda v: v["size"], default=None)
             if worst is not None:
                 line = next(i for i, v in enumerate(others) if v is worst["at"] or v == worst["at"])
-            effects, replicates = effects[line], replicates[:, line]
-            title_at = f" at {result.features[1 - axis]}={others[line]:.4g}" if isinstance(others[line], float) \
-                else f" at {result.features[1 - axis]}={others[line]}"
+            value = others[line]
+            shown = f"{value:.4g}" if isinstance(value, float) else f"{value}"
+            title_at = f" at {result.features[1 - axis]}={shown}" + (" (total)" if check.effect == "total" else "")
+        effects, replicates = check.lines[line], check.replicate_lines[:, line]
         grid = result.grid[axis]
         numeric = result.numeric_axes[axis]
         x = np.asarray(grid, dtype=float) if numeric else np.arange(len(grid), dtype=float)

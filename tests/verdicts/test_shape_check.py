@@ -284,3 +284,39 @@ def test_errors(noisy_results, case, call, error, message):
 
     with pytest.raises(error, match=re.escape(message)):
         call(Inputs)
+
+
+def test_a_pair_axis_can_be_judged_on_its_total_effect():
+    rng = np.random.default_rng(4)
+    X = pd.DataFrame({"x1": rng.uniform(size=400), "x2": rng.uniform(-1, 1, size=400)})
+    results = pyale.ale(lambda d: 3 * d["x1"] + 0.5 * d["x1"] * d["x2"], X, ["x1", ("x1", "x2")], n_intervals=5,
+                        n_bootstrap=60, random_state=0)
+    main, pair = results
+    expect = {("x1", "x2"): {"x1": "increasing"}}
+    interaction = pyale.check_shape(results, expect).table.iloc[0]
+    total = pyale.check_shape(results, expect, pair_effect="total")
+    assert (interaction["effect"], interaction["verdict"]) == ("interaction", "fail")  # x1 * x2 falls at x2 < 0
+    assert (total.table["effect"].iloc[0], total.table["verdict"].iloc[0]) == ("total", "pass")  # slope 3 + x2 / 2
+    np.testing.assert_array_equal(main.grid[0], pair.grid[0])  # same edges: the main effect is read at its own
+    check = total.checks[0]
+    np.testing.assert_allclose(check.lines, pair.effects[..., 0].T + main.effects[:, 0], rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(check.replicate_lines, pair.replicates[..., 0].transpose(0, 2, 1)
+                               + main.replicates[:, None, :, 0], rtol=1e-12, atol=1e-12)
+    with pytest.raises(ValueError, match=re.escape("names feature 'x1', which no result holds (pair_effect='total' "
+                                                   "adds it to pair ('x1', 'x2')")):
+        pyale.check_shape([pair], expect, pair_effect="total")
+
+
+def test_the_total_effect_reads_the_main_curve_between_its_grid_points():
+    rng = np.random.default_rng(6)
+    X = pd.DataFrame({"x1": rng.uniform(size=400), "x2": rng.uniform(-1, 1, size=400)})
+    main, pair = pyale.ale(lambda d: d["x1"] ** 2 + d["x1"] * d["x2"], X, ["x1", ("x1", "x2")],
+                           n_intervals="auto", n_bootstrap=30, random_state=0)
+    assert len(main.grid[0]) != len(pair.grid[0])
+    check = pyale.check_shape([main, pair], {("x1", "x2"): {"x1": "non-decreasing"}}, pair_effect="total",
+                              level=0.1).checks[0]
+    along = np.interp(pair.grid[0], main.grid[0], main.effects[:, 0])
+    np.testing.assert_allclose(check.lines, pair.effects[..., 0].T + along, rtol=1e-12, atol=1e-12)
+    along_b = np.stack([np.interp(pair.grid[0], main.grid[0], r) for r in main.replicates[..., 0]])
+    np.testing.assert_allclose(check.replicate_lines, pair.replicates[..., 0].transpose(0, 2, 1) + along_b[:, None],
+                               rtol=1e-12, atol=1e-12)
