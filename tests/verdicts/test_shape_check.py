@@ -158,7 +158,7 @@ curves = st.integers(3, 8).flatmap(lambda n: st.tuples(
 PAIRS = [("increasing", "decreasing"), ("non-decreasing", "non-increasing"), ("positive", "negative")]
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(curves)
 def test_reversing_the_feature_flips_the_direction(data):
     f, noise = np.array(data[0]), np.array(data[1])
@@ -174,7 +174,7 @@ def test_reversing_the_feature_flips_the_direction(data):
             assert a["worst_violation"] == pytest.approx(b["worst_violation"])
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(curves)
 def test_pass_and_fail_exclude_each_other_and_p_values_are_probabilities(data):
     f, noise = np.array(data[0]), np.array(data[1])
