@@ -32,7 +32,7 @@ DECISION_RULE = (
 
 _TABLE_COLUMNS = [
     "feature", "axis", "output", "kind", "effect", "expectation", "verdict", "level", "statistic", "p_violation", "p_holds",
-    "worst_violation", "worst_violation_pct", "worst_start", "worst_end", "n_violations", "n_significant",
+    "worst_violation", "worst_violation_pct", "worst_start", "worst_end", "worst_at", "n_violations", "n_significant",
     "n_bootstrap", "bootstrap",
 ]
 _VIOLATION_COLUMNS = [
@@ -78,6 +78,7 @@ class ShapeCheck:
         of the response, as NALED reads effects; NaN without a response
         distribution or for a user function), ``worst_start`` and
         ``worst_end`` (where that fall starts and reaches its bottom),
+        ``worst_at`` (for a pair: the other axis's grid point of that fall),
         ``n_violations``, ``n_significant`` (rows of ``violations``, and
         those beyond doubt), ``n_bootstrap`` and ``bootstrap`` (``"data"``
         or ``"model"``).
@@ -511,6 +512,7 @@ def _table_row(check: Check, level: float) -> dict:
         "worst_violation_pct": _worst_pct(check, worst),
         "worst_start": None if worst is None else worst["start"],
         "worst_end": None if worst is None else worst["trough"],
+        "worst_at": None if worst is None else worst["at"],
         "n_violations": len(check.violations),
         "n_significant": sum(v["significant"] for v in check.violations),
         "n_bootstrap": int(result.replicates.shape[0]),
