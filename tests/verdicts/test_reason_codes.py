@@ -138,3 +138,19 @@ def test_errors(data, case, kwargs, error, message):
     kwargs = {"rows": data.iloc[:2], **kwargs}
     with pytest.raises(error, match=re.escape(message)):
         pyale.reason_codes(results, **kwargs)
+
+
+def test_plot_draws_one_row(data):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    results = pyale.ale(lambda d: d["dti"] * d["z"] + d["income"], data, ["dti", "income", "grade"], n_intervals=4)
+    codes = pyale.reason_codes(results, data.iloc[:3], top=1)
+    display = codes.plot(row=2)
+    assert len(display.bars_) == 3
+    widths = sorted(abs(b.get_width()) for b in display.bars_)
+    assert [abs(b.get_width()) for b in display.bars_] == widths  # largest on top
+    assert display.ax_.get_title() == "row 2"
+    with pytest.raises(ValueError, match=re.escape("The 'row' parameter of ReasonCodes.plot must be a position "
+                                                   "below 3. Got 3 instead.")):
+        codes.plot(row=3)
