@@ -291,6 +291,13 @@ def check_shape(result, expect: dict, *, level: float = 0.05, output=None,
                 checks.append(_check(found, axis, read_expectation(wanted, where=where, caller=_CALLER),
                                      level, output, main=main))
         else:
+            if isinstance(key, tuple) and len(key) == 2 and not any(
+                    len(r.features) == 1 and _same(r.features[0], key) for r in results):
+                _find(results, key, pair=True)  # a pair that exists: it needs an expectation per axis
+                raise TypeError(
+                    f"The 'expect' parameter of {_CALLER} must give pair {key!r} a dict of axis -> expectation, "
+                    f"e.g. {{{key!r}: {{{key[0]!r}: {value!r}}}}}. Got {value!r} instead."
+                )
             found = _find(results, key, pair=False)
             where = f"feature {key!r}"
             checks.append(_check(found, 0, read_expectation(value, where=where, caller=_CALLER), level, output))

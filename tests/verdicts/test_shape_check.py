@@ -262,6 +262,9 @@ ERRORS = [
      ValueError, "The 'expect' parameter of check_shape must give feature 'x1' one of ['increasing', "
                  "'non-decreasing', 'decreasing', 'non-increasing', 'positive', 'negative'] or a function of the "
                  "curve. Got 'monotone' instead."),
+    ("pair without axes", lambda r: pyale.check_shape(r.results, {("x2", "x1"): "increasing"}), TypeError,
+     "The 'expect' parameter of check_shape must give pair ('x2', 'x1') a dict of axis -> expectation, e.g. "
+     "{('x2', 'x1'): {'x2': 'increasing'}}. Got 'increasing' instead."),
     ("bad type", lambda r: pyale.check_shape(r.results, {"x1": 3}), TypeError, "Got 3 instead."),
     ("empty expect", lambda r: pyale.check_shape(r.results, {}), TypeError,
      "The 'expect' parameter of check_shape must be a non-empty dict"),
