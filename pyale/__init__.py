@@ -18,6 +18,9 @@ PredictionError
 Predictor, FeatureEffect, FeatureEffects
     iml's classes (``Predictor$new``, ``FeatureEffect$new``, ``FeatureEffects$new``)
     with iml's ``results`` tables.
+check_shape, ShapeCheck, materiality, Materiality, reason_codes, ReasonCodes
+    Verdicts from finished effects: shape checks with bootstrap verdicts,
+    materiality ranking with rank intervals, reason codes from main effects.
 ALE
     R's ``ale::ALE`` (ale 0.5.0) with its ``get()`` tables, bootstrap bands and
     ALE statistics.
@@ -43,6 +46,7 @@ from ._iml import FeatureEffect, FeatureEffects, Predictor
 from ._alepkg.ale import ALE
 from ._alepkg.boot import ModelBoot
 from ._alepkg.invert import invert_probs
+from ._verdicts import Materiality, ReasonCodes, ShapeCheck, check_shape, materiality, reason_codes
 
 __all__ = [
     "ale",
@@ -61,6 +65,12 @@ __all__ = [
     "ALE",
     "ModelBoot",
     "invert_probs",
+    "check_shape",
+    "ShapeCheck",
+    "materiality",
+    "Materiality",
+    "reason_codes",
+    "ReasonCodes",
     "__version__",
 ]
 
