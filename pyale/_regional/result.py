@@ -1,0 +1,176 @@
+"""``RegionalResult``: the regions found for one feature, their tree table and their curves."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .. import _present
+from .._ale_result import ALEResult
+
+__all__ = ["Region", "RegionalResult"]
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Region:
+    """One region of the tree: the rows meeting every condition on its path.
+
+    Attributes
+    ----------
+    index : int
+        Position in :attr:`RegionalResult.regions` (0 is all rows).
+    parent : int or None
+        The region it was split from.
+    depth : int
+        Number of conditions on its path.
+    conditions : tuple of Condition
+        The path of split conditions from the root (``str(c)`` reads
+        ``x3 >= 0``, ``colour == 'red'``).
+    mask : numpy.ndarray
+        Which rows of X (those with a positive weight) belong to it.
+    size : float
+        Its rows (the sum of their weights, when weights were given).
+    heterogeneity : float
+        The split criterion in the region (prediction units; see :func:`pyale.regional`).
+    result : ALEResult
+        The feature's ALE in the region on the common grid (with a bootstrap
+        band when asked for).
+    """
+
+    index: int
+    parent: int | None
+    depth: int
+    conditions: tuple
+    mask: np.ndarray
+    size: float
+    heterogeneity: float
+    result: ALEResult
+
+    @property
+    def rule(self) -> str:
+        """The conditions joined by ``and`` (``"all rows"`` for the root)."""
+        return " and ".join(c.text() for c in self.conditions) if self.conditions else "all rows"
+
+    def __repr__(self) -> str:
+        return f"Region({self.index}: {self.rule}, size={self.size:g}, heterogeneity={self.heterogeneity:.4g})"
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class RegionalResult:
+    """Regions where a feature's effect is homogeneous, and the feature's ALE in each.
+
+    Attributes
+    ----------
+    feature : object
+        The feature whose effect is split.
+    method : str
+        ``"ale"`` (finite differences) or ``"gradient"`` (the model's derivatives).
+    search : str
+        ``"node"`` or ``"level"`` (see :func:`pyale.regional`).
+    edges : numpy.ndarray
+        The common grid: interval edges of the feature, from all rows.
+    regions : tuple of Region
+        Every region of the tree, the root (all rows) first, then in the
+        order the search created them.
+    scale : float
+        Standard deviation of the feature over all rows (the criterion's
+        factor from slopes to prediction units).
+    conditioning : tuple
+        The columns the search could split on.
+    """
+
+    feature: object
+    method: str
+    search: str
+    edges: np.ndarray
+    regions: tuple
+    scale: float
+    conditioning: tuple
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def leaves(self) -> tuple:
+        """The regions that were not split further (a partition of the rows)."""
+        parents = {r.parent for r in self.regions if r.parent is not None}
+        return tuple(r for r in self.regions if r.index not in parents)
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """The tree, one row per region.
+
+        Columns ``parent``, ``depth``, ``condition`` (the split that made
+        the region), ``rule`` (its whole path), ``size``, ``share`` (of all
+        rows), ``heterogeneity``, ``decrease`` (relative to the parent's)
+        and ``leaf``; indexed by ``region``.
+        """
+        total = self.regions[0].size
+        rows = []
+        for r in self.regions:
+            parent = None if r.parent is None else self.regions[r.parent]
+            rows.append({
+                "region": r.index,
+                "parent": pd.NA if parent is None else parent.index,
+                "depth": r.depth,
+                "condition": r.conditions[-1].text() if r.conditions else "",
+                "rule": r.rule,
+                "size": r.size,
+                "share": r.size / total,
+                "heterogeneity": r.heterogeneity,
+                "decrease": np.nan if parent is None else 1.0 - r.heterogeneity / parent.heterogeneity,
+                "leaf": r in self.leaves,
+            })
+        table = pd.DataFrame(rows).set_index("region")
+        table["parent"] = table["parent"].astype("Int64")
+        return table
+
+    def level_heterogeneity(self) -> pd.Series:
+        """Per depth: the heterogeneity of the tree cut at that depth, size-weighted over its regions.
+
+        The regions at that depth, and the leaves above it, partition the rows.
+        """
+        out = {}
+        depth_max = max(r.depth for r in self.regions)
+        for depth in range(depth_max + 1):
+            cut = [r for r in self.regions if r.depth == depth or (r.depth < depth and r in self.leaves)]
+            sizes = np.array([r.size for r in cut])
+            out[depth] = float(np.sum(sizes * np.array([r.heterogeneity for r in cut])) / sizes.sum())
+        return pd.Series(out, name="heterogeneity").rename_axis("depth")
+
+    def to_frame(self, leaves_only: bool = True) -> pd.DataFrame:
+        """Every region's curve as one long table: a ``region`` and ``rule`` column before each result's ``to_frame()``."""
+        parts = []
+        for r in (self.leaves if leaves_only else self.regions):
+            frame = r.result.to_frame()
+            frame.insert(0, "rule", r.rule)
+            frame.insert(0, "region", r.index)
+            parts.append(frame)
+        return pd.concat(parts, ignore_index=True)
+
+    def region_of(self, X: pd.DataFrame) -> np.ndarray:
+        """The leaf each row of ``X`` (a pandas frame with the conditioning columns) falls into."""
+        out = np.full(X.shape[0], -1, dtype=np.int64)
+        for leaf in self.leaves:
+            inside = np.ones(X.shape[0], dtype=bool)
+            for condition in leaf.conditions:
+                inside &= condition.contains(X)
+            out[inside] = leaf.index
+        return out
+
+    def plot(self, ax=None, *, leaves_only: bool = True, **kwargs):
+        """Draw one panel per region, titled with its path (:meth:`pyale.ALEDisplay.from_regional`)."""
+        return _present.display_class("ALEDisplay").from_regional(self, ax=ax, leaves_only=leaves_only, **kwargs)
+
+    def __repr__(self) -> str:
+        leaves = self.leaves
+        return (f"RegionalResult(feature={self.feature!r}, method={self.method!r}, regions={len(self.regions)}, "
+                f"leaves={len(leaves)}, heterogeneity {self.regions[0].heterogeneity:.4g} -> "
+                f"{self.level_heterogeneity().iloc[-1]:.4g})")
+
+    def _repr_html_(self) -> str:
+        return f"<p>{_escape(repr(self))}</p>" + self.table.to_html()
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
