@@ -36,6 +36,7 @@ from ._results import ALEPlotResult, PDPlotResult
 from ._core.calls import PredictionError
 from ._iml import FeatureEffect, FeatureEffects, Predictor
 from ._alepkg.ale import ALE
+from ._regional import Region, RegionalResult, regional
 from ._core.binning import HeterogeneityBinning
 
 __all__ = [
@@ -53,6 +54,9 @@ __all__ = [
     "FeatureEffect",
     "FeatureEffects",
     "ALE",
+    "regional",
+    "RegionalResult",
+    "Region",
     "HeterogeneityBinning",
     "__version__",
 ]
