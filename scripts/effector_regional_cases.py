@@ -115,14 +115,18 @@ SETTING_NAMES = {"max_depth": "max_depth", "min_samples_leaf": "min_samples_leaf
 
 
 def TRUTH(model: str, x: np.ndarray, x1: np.ndarray) -> np.ndarray:
-    """Uncentred true effect of x1 at ``x1`` for rows like ``x`` (the region's gates read from its first row)."""
-    row = x[0]
+    """Uncentred true effect of x1 at the points ``x1`` for each row of ``x``: shape ``(len(x), len(x1))``.
+
+    A region's true ALE (the mean of its rows' local effects) is the mean of these rows.
+    """
+    x1 = np.asarray(x1, dtype=float)[None, :]
     if model == "conditional_interaction":
-        return np.where(row[1] < 0, -x1 ** 2, x1 ** 2)
+        return np.where(x[:, [1]] < 0, -1.0, 1.0) * x1 ** 2
     if model == "four_regions":
-        return (-1.0 if row[2] < 0 else 1.0) * (x1 ** 2 if row[1] < 0 else x1 ** 4)
+        sign = np.where(x[:, [2]] < 0, -1.0, 1.0)
+        return sign * np.where(x[:, [1]] < 0, x1 ** 2, x1 ** 4)
     if model == "linear_gate":
-        return (3.0 if row[2] > 0 else -3.0) * x1
+        return np.where(x[:, [2]] > 0, 3.0, -3.0) * x1
     if model == "level_gate":
-        return (2.0 if row[3] == 2 else -1.0) * x1
+        return np.where(x[:, [3]] == 2, 2.0, -1.0) * x1
     raise ValueError(model)

@@ -18,6 +18,13 @@ scripts/make_ale_fixtures.py           reference/ale/              ale 0.5.0 in 
                                                                    corrected, ~/Rlib-ale-fixed
 =====================================  ==========================  ===========================
 
+and then, with the Python named by ``PYALE_EFFECTOR_PYTHON`` (default: this
+one), which must have effector 0.6.0 (``pip install effector==0.6.0``):
+
+=========================================  ==============================
+scripts/make_effector_regional_fixtures.py reference/effector/regional/
+=========================================  ==============================
+
 It needs R (pyale's fixtures came from R 4.2.2), rpy2 (``pip install
 "pyale-r[r]"``) and the R packages above installed in that R.  It never
 installs R packages: ALEPlot has left CRAN, so install ALEPlot 1.1,
@@ -30,6 +37,7 @@ the only field that changes when nothing else did (``git diff`` shows it).
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -43,6 +51,8 @@ GENERATORS = [
     ("make_rng_fixtures.py", ["parallel", "furrr", "future"]),
     ("make_ale_fixtures.py", []),  # loads ale from its own R libraries and checks them itself
 ]
+#: Generators run with effector's Python (PYALE_EFFECTOR_PYTHON, default this one) instead of R.
+EFFECTOR_GENERATORS = ["make_effector_regional_fixtures.py"]
 
 
 def _missing_packages() -> tuple[str | None, list[str]]:
@@ -76,6 +86,13 @@ def main(argv: list[str] | None = None) -> int:
     for script, _ in GENERATORS:
         print(f"== {script}", flush=True)
         done = subprocess.run([sys.executable, str(ROOT / "scripts" / script)], cwd=ROOT)
+        if done.returncode != 0:
+            print(f"make_fixtures: {script} failed with exit code {done.returncode}", file=sys.stderr)
+            return done.returncode
+    python = os.environ.get("PYALE_EFFECTOR_PYTHON", sys.executable)
+    for script in EFFECTOR_GENERATORS:
+        print(f"== {script} ({python})", flush=True)
+        done = subprocess.run([python, str(ROOT / "scripts" / script)], cwd=ROOT)
         if done.returncode != 0:
             print(f"make_fixtures: {script} failed with exit code {done.returncode}", file=sys.stderr)
             return done.returncode

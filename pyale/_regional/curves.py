@@ -37,21 +37,35 @@ class RegionCurve:
     replicate_counts: np.ndarray | None = None
 
 
-def _curve(local: LocalEffects, bins: np.ndarray, differences: np.ndarray, weight: np.ndarray):
-    """Centred curve and counts for rows with the given weights (0 leaves a row out)."""
-    k, m = local.n_intervals, differences.shape[1]
-    counts = np.bincount(bins, weight, minlength=k)
-    totals = np.stack([np.bincount(bins, differences[:, j] * weight, minlength=k) for j in range(m)], axis=1)
-    means = accumulate.local_means(totals, counts)
+def _fill_empty(means: np.ndarray, counts: np.ndarray, widths: np.ndarray) -> np.ndarray:
+    """Intervals without rows (``counts == 0``) take the slope interpolated from the others (in place)."""
     empty = counts == 0
     if empty.any():
-        widths = local.widths
-        for j in range(m):
+        index = np.arange(counts.shape[0])
+        for j in range(means.shape[1]):
             slope = means[:, j] / widths
-            index = np.arange(k)
-            slope[empty] = np.interp(index[empty], index[~empty], slope[~empty])
-            means[empty, j] = slope[empty] * widths[empty]
+            means[empty, j] = np.interp(index[empty], index[~empty], slope[~empty]) * widths[empty]
+    return means
+
+
+def _curves(local: LocalEffects, bins: np.ndarray, differences: np.ndarray, weight: np.ndarray):
+    """Centred curves and counts for rows with the given weights ``(..., n)`` (0 leaves a row out)."""
+    k, m = local.n_intervals, differences.shape[1]
+    indicator = np.zeros((bins.shape[0], k))
+    indicator[np.arange(bins.shape[0]), bins] = 1.0
+    counts = weight @ indicator
+    totals = np.stack([(weight * differences[:, j]) @ indicator for j in range(m)], axis=-1)
+    means = accumulate.local_means(totals, counts)
+    if counts.ndim == 1:
+        _fill_empty(means, counts, local.widths)
+    else:
+        for b in np.flatnonzero((counts == 0).any(axis=1)):
+            _fill_empty(means[b], counts[b], local.widths)
     return accumulate.numeric_centre(accumulate.main_curve(means), counts), counts, means
+
+
+#: Bootstrap replicates drawn and summed at a time (bounds the memory of the draws).
+REPLICATES_PER_BATCH = 64
 
 
 def region_curve(local: LocalEffects, mask: np.ndarray, *, n_bootstrap: int = 0, rng=None) -> RegionCurve:
@@ -59,8 +73,12 @@ def region_curve(local: LocalEffects, mask: np.ndarray, *, n_bootstrap: int = 0,
     rows = np.flatnonzero(mask)
     bins, differences = local.bins[rows], local.differences[rows]
     weight = np.ones(rows.shape[0]) if local.weights is None else local.weights[rows]
-    effects, counts, means = _curve(local, bins, differences, weight)
     k = local.n_intervals
+    counts = np.bincount(bins, weight, minlength=k)
+    totals = np.stack([np.bincount(bins, differences[:, j] * weight, minlength=k)
+                       for j in range(differences.shape[1])], axis=1)
+    means = _fill_empty(accumulate.local_means(totals, counts), counts, local.widths)
+    effects = accumulate.numeric_centre(accumulate.main_curve(means), counts)
     deviations = (differences - means[bins]) ** 2 * weight[:, None]
     spread = np.stack([np.bincount(bins, deviations[:, j], minlength=k) for j in range(differences.shape[1])],
                       axis=1)
@@ -68,10 +86,11 @@ def region_curve(local: LocalEffects, mask: np.ndarray, *, n_bootstrap: int = 0,
     replicates = replicate_counts = None
     if n_bootstrap:
         probabilities = weight / weight.sum()
-        replicates = np.empty((n_bootstrap,) + effects.shape)
-        replicate_counts = np.empty((n_bootstrap, k))
-        for b in range(n_bootstrap):
-            drawn = np.bincount(rng.choice(rows.shape[0], size=rows.shape[0], p=probabilities),
-                                minlength=rows.shape[0]).astype(float)
-            replicates[b], replicate_counts[b], _ = _curve(local, bins, differences, drawn)
+        parts = []
+        for start in range(0, n_bootstrap, REPLICATES_PER_BATCH):
+            size = min(REPLICATES_PER_BATCH, n_bootstrap - start)
+            drawn = rng.multinomial(rows.shape[0], probabilities, size=size).astype(float)
+            parts.append(_curves(local, bins, differences, drawn))
+        replicates = np.concatenate([p[0] for p in parts])
+        replicate_counts = np.concatenate([p[1] for p in parts])
     return RegionCurve(effects, counts, local_sd, counts == 0, replicates, replicate_counts)

@@ -52,7 +52,7 @@ class LocalEffects:
 
     @property
     def slopes(self) -> np.ndarray:
-        return self.differences / self.widths[self.bins]
+        return self.differences / self.widths[self.bins][:, None]
 
 
 def uniform_edges(values: np.ndarray, n_intervals: int) -> np.ndarray:
