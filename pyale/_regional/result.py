@@ -50,8 +50,28 @@ class Region:
 
     @property
     def rule(self) -> str:
-        """The conditions joined by ``and`` (``"all rows"`` for the root)."""
-        return " and ".join(c.text() for c in self.conditions) if self.conditions else "all rows"
+        """The path as one rule, conditions on one column merged (``-0.5 <= x2 < 0``); ``"all rows"`` at the root."""
+        if not self.conditions:
+            return "all rows"
+        parts = []
+        for column in dict.fromkeys(c.column for c in self.conditions):
+            own = [c for c in self.conditions if c.column == column]
+            below = [c.value for c in own if c.operator == "<"]
+            above = [c.value for c in own if c.operator == ">="]
+            equal = [c.value for c in own if c.operator == "=="]
+            if equal:
+                parts.append(own[[c.operator for c in own].index("==")].text())
+                continue
+            if below or above:
+                low = f"{max(above):.6g} <= " if above else ""
+                high = f" < {min(below):.6g}" if below else ""
+                parts.append(f"{low}{column}{high}" if below else f"{column} >= {max(above):.6g}")
+            excluded = [c.value for c in own if c.operator == "!="]
+            if len(excluded) == 1:
+                parts.append(f"{column} != {excluded[0]!r}")
+            elif excluded:
+                parts.append(f"{column} not in {excluded!r}")
+        return " and ".join(parts)
 
     def __repr__(self) -> str:
         return f"Region({self.index}: {self.rule}, size={self.size:g}, heterogeneity={self.heterogeneity:.4g})"
