@@ -67,7 +67,6 @@ def run_case(effector, name, model, data, n, seed, feature, method, settings) ->
     return {
         "meta": {
             "generator": GENERATOR,
-            "arguments": {"case": name},
             "effector": effector_version(),
             "numpy": np.__version__,
             "python": platform.python_version(),
@@ -101,6 +100,9 @@ def effector_version() -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default=str(ROOT / "reference" / "effector"))
+    parser.add_argument("--seed-offset", type=int, default=0,
+                        help="add this to every case's seed (fresh data for the live tests)")
+    parser.add_argument("--only", default="", help="comma-separated case names (default: all)")
     args = parser.parse_args(argv)
     try:
         import effector
@@ -110,8 +112,13 @@ def main(argv=None) -> int:
         return 2
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    wanted = set(filter(None, args.only.split(",")))
     for case in cases.CASES:
+        if wanted and case[0] not in wanted:
+            continue
+        case = case[:4] + (case[4] + args.seed_offset,) + case[5:]
         fixture = run_case(effector, *case)
+        fixture["meta"]["arguments"] = {"case": case[0], "seed_offset": args.seed_offset}
         (out / f"{case[0]}.json").write_text(json.dumps(fixture, indent=None) + "\n")
         print(f"wrote {case[0]}.json ({len(fixture['effector']['limits']) - 1} bins)")
     return 0

@@ -260,8 +260,8 @@ def find_edges(x: np.ndarray, local_effects: np.ndarray, binning: HeterogeneityB
     index = dp_edges(cost) if binning.algorithm == "dp" else agglomerative_edges(cost)
     dx = (x_max - x_min) / k
     edges = x_min + index * dx
-    # x_min + K * dx can fall an ulp short of the maximum: the last edge must cover every row
-    edges[-1] = max(edges[-1], x_max)
+    # x_min + K * dx can miss the maximum by an ulp: the last edge is the maximum itself
+    edges[-1] = x_max
     return edges
 
 

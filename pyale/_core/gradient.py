@@ -92,7 +92,7 @@ class JacobianTable:
         if not np.isfinite(out).all():
             bad = np.argwhere(~np.isfinite(out))[0]
             raise ValueError(
-                f"The jacobian of {self.caller} returned {out[bad[0], bad[1]]!r} for column "
+                f"The jacobian of {self.caller} returned {float(out[bad[0], bad[1]])!r} for column "
                 f"{self.columns[bad[1]]!r}; derivatives must be finite."
             )
         return out

@@ -97,7 +97,7 @@ def jacobian_function(model: object, jacobian: object, *, caller: str) -> Callab
 
 def array_model(model: object, jacobian: object) -> object:
     """A torch module or JAX function as ``model(frame) -> array`` (other models unchanged)."""
-    if is_torch_module(model) or (isinstance(jacobian, str) and jacobian == "torch"):
+    if is_torch_module(model):
         import torch
 
         dtype = _torch_dtype(model)

@@ -1,0 +1,271 @@
+"""Heterogeneity-aware bins (RHALE) and gradient ALE (DALE): invariants, weights, bootstrap, errors, truth.
+
+The comparison with effector's numbers is in test_effector_fixtures.py
+(replayed) and test_effector_live.py (effector run now).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings, strategies as st
+from numpy.testing import assert_allclose, assert_array_equal
+
+import pyale
+from pyale._core.binning import BIG_M, bin_cost_matrix, find_edges
+from effector_replay import ROOT
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import effector_cases  # noqa: E402
+
+
+def _frame(n, seed, kind="uniform3"):
+    X = effector_cases.make_data(kind, n, seed)
+    return pd.DataFrame(X, columns=["x1", "x2", "x3"])
+
+
+def _model(name):
+    predict = effector_cases.model_predict(name)
+    return lambda d: predict(np.asarray(d, dtype=float))
+
+
+def _partition_cost(cost, index):
+    return sum(cost[a, b] for a, b in zip(index[:-1], index[1:]))
+
+
+# -- the bin search
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(4, 300), k=st.integers(1, 30),
+       min_rows=st.integers(2, 6), discount=st.sampled_from([0.0, 0.3, 0.9]),
+       search=st.sampled_from(["dp", "agglomerative"]))
+def test_edges_are_candidate_points_covering_the_data(seed, n, k, min_rows, discount, search):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=n)
+    y = np.where(x > 0, 3 * x, rng.normal(size=n))
+    binning = pyale.HeterogeneityBinning(search, k, min_rows, discount)
+    edges = find_edges(x, y, binning)
+    assert edges[0] == x.min() and edges[-1] == x.max()
+    assert np.all(np.diff(edges) > 0)
+    assert edges.shape[0] - 1 <= k
+    candidates = binning.candidate_edges(x.min(), x.max())
+    assert np.isin(edges[:-1], candidates).all()
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(10, 200), k=st.integers(2, 25))
+def test_dp_is_never_worse_than_agglomerative(seed, n, k):
+    """DP minimises the total cost over unions of cells; the greedy merge cannot beat it."""
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(size=n)
+    y = np.sin(8 * x) + rng.normal(scale=0.3, size=n)
+    cost = bin_cost_matrix(x, y, x.min(), x.max(), k)
+    index = {}
+    for search in ("dp", "agglomerative"):
+        edges = find_edges(x, y, pyale.HeterogeneityBinning(search, k))
+        dx = (x.max() - x.min()) / k
+        index[search] = np.rint((edges - x.min()) / dx).astype(int)
+    assert _partition_cost(cost, index["dp"]) <= _partition_cost(cost, index["agglomerative"]) + 1e-12
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(10, 150), k=st.integers(2, 20))
+def test_integer_weights_choose_the_edges_of_repeated_rows(seed, n, k):
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(size=n)
+    y = np.where(x > 0.4, rng.normal(2, 1, n), 0.1 * rng.normal(size=n))
+    w = rng.integers(0, 4, n)
+    w[0] = 1
+    binning = pyale.HeterogeneityBinning("dp", k)
+    weighted = find_edges(x, y, binning, weights=w.astype(float))
+    repeated = find_edges(np.repeat(x, w), np.repeat(y, w), binning)
+    assert_allclose(weighted, repeated, rtol=1e-12)
+
+
+def test_cost_of_a_small_interval_is_big_m():
+    x = np.array([0.0, 0.1, 0.5, 0.9, 1.0])
+    cost = bin_cost_matrix(x, x**2, 0.0, 1.0, 4, min_rows=2)
+    assert cost[1, 2] == BIG_M  # no row in [0.25, 0.5)
+    assert cost[0, 1] < BIG_M  # two rows in [0, 0.25)
+    assert np.all(np.diag(cost) == 0)
+
+
+def test_binning_finds_the_kink():
+    """The derivative's mean changes at x1 = 0.3: the DP edges put one near there."""
+    X = _frame(4000, 0)
+    jac = effector_cases.model_jacobian("kinked")
+    res = pyale.ale(_model("kinked"), X, "x1", method="gradient", jacobian=jac, binning="dp")
+    inner = res.grid[0][1:-1]
+    assert inner.shape[0] >= 1 and np.min(np.abs(inner - 0.3)) < 0.1
+
+
+# -- gradient ALE
+
+
+def test_gradient_equals_finite_differences_for_a_model_linear_in_the_feature():
+    X = _frame(500, 1)
+    model = lambda d: 2.5 * d["x1"] + d["x2"] * d["x3"] + np.sin(d["x3"])  # noqa: E731
+
+    def jac(a):
+        return np.column_stack([np.full(a.shape[0], 2.5), a[:, 2], a[:, 1] + np.cos(a[:, 2])])
+
+    for feature in ("x1", "x2"):
+        fd = pyale.ale(model, X, feature, n_intervals=12)
+        gr = pyale.ale(model, X, feature, n_intervals=12, method="gradient", jacobian=jac)
+        assert_array_equal(gr.grid[0], fd.grid[0])
+        assert_allclose(gr.effects, fd.effects, rtol=1e-10, atol=1e-12)
+        assert_allclose(gr.heterogeneity[1:], fd.heterogeneity[1:], rtol=1e-8, atol=1e-12)
+
+
+def test_one_jacobian_serves_every_feature():
+    X = _frame(300, 2)
+    calls = []
+    jac = effector_cases.model_jacobian("product")
+
+    def counted(a):
+        calls.append(a.shape)
+        return jac(a)
+
+    res = pyale.ale(_model("product"), X, ["x1", "x2", "x3"], method="gradient", jacobian=counted, binning="dp")
+    assert len(res) == 3 and calls == [(300, 3)]
+
+
+def test_max_rows_per_call_splits_the_jacobian():
+    X = _frame(250, 3)
+    calls = []
+    jac = effector_cases.model_jacobian("product")
+    whole = pyale.ale(_model("product"), X, "x1", method="gradient", jacobian=jac)
+    split = pyale.ale(_model("product"), X, "x1", method="gradient", max_rows_per_call=100,
+                      jacobian=lambda a: calls.append(a.shape[0]) or jac(a))
+    assert calls == [100, 100, 50]
+    assert_allclose(split.effects, whole.effects, rtol=1e-12)
+
+
+@pytest.mark.parametrize("binning", [None, "dp"])
+def test_integer_weights_are_repeated_rows(binning):
+    X = _frame(200, 4)
+    w = np.random.default_rng(4).integers(0, 3, 200)
+    jac = effector_cases.model_jacobian("kinked")
+    weighted = pyale.ale(_model("kinked"), X, "x1", method="gradient", jacobian=jac, binning=binning,
+                         sample_weight=w, n_intervals=10)
+    repeated = pyale.ale(_model("kinked"), X.loc[X.index.repeat(w)].reset_index(drop=True), "x1",
+                         method="gradient", jacobian=jac, binning=binning, n_intervals=10)
+    assert_allclose(weighted.grid[0], repeated.grid[0], rtol=1e-12)
+    assert_allclose(weighted.effects, repeated.effects, rtol=1e-9, atol=1e-12)
+    assert_allclose(weighted.counts, repeated.counts)
+
+
+def test_bootstrap_keeps_the_full_data_bins():
+    X = _frame(600, 5)
+    jac = effector_cases.model_jacobian("kinked")
+    res = pyale.ale(_model("kinked"), X, "x1", method="gradient", jacobian=jac, binning="dp", n_bootstrap=40,
+                    random_state=0)
+    plain = pyale.ale(_model("kinked"), X, "x1", method="gradient", jacobian=jac, binning="dp")
+    assert_array_equal(res.grid[0], plain.grid[0])
+    assert res.replicates.shape[0] == 40
+    assert np.all(res.ci_low <= res.effects + 1e-12) and np.all(res.effects <= res.ci_high + 1e-12)
+    assert np.any(res.ci_high > res.ci_low)
+
+
+def test_finite_difference_binning_uses_secants():
+    """Without derivatives the search reads secants across the candidate cells, then estimates as usual."""
+    X = _frame(3000, 6)
+    fd = pyale.ale(_model("kinked"), X, "x1", binning="dp")
+    gr = pyale.ale(_model("kinked"), X, "x1", binning="dp", method="gradient",
+                   jacobian=effector_cases.model_jacobian("kinked"))
+    assert fd.grid[0].shape[0] >= 3
+    # f is piecewise linear in x1: secants and derivatives agree except in the cell holding the kink
+    assert_allclose(fd.effects, pyale.ale(_model("kinked"), X, "x1", grid=fd.grid[0]).effects)
+    assert np.max(np.abs(fd.effects[:, 0] - np.interp(fd.grid[0], gr.grid[0], gr.effects[:, 0]))) < 0.1
+
+
+@pytest.mark.parametrize("search", ["dp", "agglomerative"])
+@pytest.mark.parametrize("case", [("product", "correlated", 0), ("kinked", "uniform3", 0),
+                                  ("conditional_interaction", "uniform3", 2)])
+def test_gradient_ale_converges_to_the_closed_form(case, search):
+    """The uncentred curve at the edges approaches the truth as n grows (here 400 -> 40000 rows)."""
+    model, data, feature = case
+    truth = effector_cases.TRUTHS[case]
+    errors = []
+    for n in (400, 40000):
+        X = pd.DataFrame(effector_cases.make_data(data, n, 11), columns=["x1", "x2", "x3"])
+        res = pyale.ale(_model(model), X, X.columns[feature], method="gradient",
+                        jacobian=effector_cases.model_jacobian(model),
+                        binning=pyale.HeterogeneityBinning(search, max_intervals=40))
+        edges, curve = res.grid[0], res.effects[:, 0]
+        errors.append(np.max(np.abs((curve - curve[0]) - (truth(edges) - truth(edges[0])))))
+    assert errors[1] < errors[0]
+    assert errors[1] < 0.02
+
+
+# -- errors
+
+
+def _plain(d):
+    return np.asarray(d, dtype=float)[:, 0]
+
+
+_X = pd.DataFrame({"a": [0.0, 1.0, 2.0, 3.0, 4.0], "b": [1.0, 0.0, 1.0, 0.0, 2.0]})
+_J = lambda a: np.ones_like(a)  # noqa: E731
+
+ERRORS = [
+    (dict(method="exact"), ValueError, "The 'method' parameter of ale must be"),
+    (dict(jacobian=_J), ValueError, "The 'jacobian' parameter of ale is used with method='gradient' only"),
+    (dict(method="gradient"), TypeError, "method='gradient' of ale needs the model's derivatives"),
+    (dict(method="gradient", jacobian=3), TypeError,
+     "The 'jacobian' parameter of ale must be a callable, 'torch' or 'jax'. Got 3 instead."),
+    (dict(method="gradient", jacobian="torch"), TypeError, "The 'jacobian' parameter of ale is 'torch'"),
+    (dict(method="gradient", jacobian=lambda a: np.ones((a.shape[0], 1))), ValueError,
+     "The jacobian of ale must return one derivative per row and column, shape (5, 2); it returned shape (5, 1)"),
+    (dict(method="gradient", jacobian=lambda a: np.full(a.shape, np.nan)), ValueError,
+     "The jacobian of ale returned nan for column 'a'; derivatives must be finite."),
+    (dict(binning="optimal"), ValueError, "The 'binning' parameter of ale must be None, one of"),
+    (dict(binning="dp", grid=[0, 2, 4]), ValueError, "it cannot be combined with a user 'grid'"),
+    (dict(binning=pyale.HeterogeneityBinning(), n_intervals=5), ValueError,
+     "The 'n_intervals' parameter of ale cannot be combined with binning="),
+    (dict(binning="dp", conventions="ale"), ValueError, "cannot follow conventions='ale'"),
+]
+
+
+@pytest.mark.parametrize("kwargs,error,message", ERRORS, ids=[m[:40] for _, _, m in ERRORS])
+def test_errors(kwargs, error, message):
+    with pytest.raises(error, match=re.escape(message)):
+        pyale.ale(_plain, _X, "a", **kwargs)
+
+
+def test_error_non_numeric_column():
+    X = _X.assign(g=list("xyxyx"))
+    with pytest.raises(ValueError, match=re.escape("column 'g' is not numeric")):
+        pyale.ale(_plain, X, "a", method="gradient", jacobian=_J)
+
+
+def test_error_constant_column_for_binning():
+    X = _X.assign(c=1.0)
+    with pytest.raises(ValueError, match="constant"):
+        pyale.ale(_plain, X, "c", binning="dp")
+
+
+@pytest.mark.parametrize("kwargs,error,message", [
+    (dict(search="best"), ValueError, "The 'search' parameter of HeterogeneityBinning must be one of"),
+    (dict(max_intervals=0), ValueError, "The 'max_intervals' parameter of HeterogeneityBinning must be an int >= 1. Got 0"),
+    (dict(max_intervals=2.5), TypeError, "The 'max_intervals' parameter of HeterogeneityBinning must be an int"),
+    (dict(min_rows=1), ValueError, "The 'min_rows' parameter of HeterogeneityBinning must be an int >= 2. Got 1"),
+    (dict(discount=float("nan")), TypeError, "The 'discount' parameter of HeterogeneityBinning must be a finite"),
+])
+def test_binning_parameter_errors(kwargs, error, message):
+    with pytest.raises(error, match=re.escape(message)):
+        pyale.HeterogeneityBinning(**kwargs)
+
+
+def test_caller_data_unchanged():
+    X = _frame(100, 8)
+    before = X.copy()
+    pyale.ale(_model("product"), X, ["x1", "x3"], method="gradient", binning="dp",
+              jacobian=effector_cases.model_jacobian("product"))
+    pyale.ale(_model("product"), X, "x1", binning="agglomerative")
+    pd.testing.assert_frame_equal(X, before)
