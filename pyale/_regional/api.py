@@ -117,7 +117,7 @@ def regional(
         edges, covering the data (intervals without rows are allowed).
     n_intervals : int, optional
         Number of intervals (see ``grid``).
-    response, response_method, max_rows_per_call, feature_names
+    response, response_method
         As for :func:`pyale.ale`.
     sample_weight : array-like or column name, optional
         Frequency weights: every count of the search (interval counts,
@@ -133,6 +133,8 @@ def regional(
         Coverage of the bands.
     random_state : None, int, numpy.random.Generator or SeedSequence
         Seed of the replicates.
+    max_rows_per_call, feature_names
+        As for :func:`pyale.ale`.
 
     Returns
     -------
@@ -176,7 +178,7 @@ def regional(
     >>> f = lambda d: 3 * d["x1"] * (d["x3"] > 0) - 3 * d["x1"] * (d["x3"] <= 0) + d["x2"]
     >>> res = pyale.regional(f, X, "x1")
     >>> [leaf.rule for leaf in res.leaves]
-    ['x3 < 0.1', 'x3 >= 0.1']
+    ['x3 < -0.000197958', 'x3 >= -0.000197958']
     """
     job, local = _local_effects(
         model, X, feature, method=method, jacobian=jacobian, grid=grid, n_intervals=n_intervals,

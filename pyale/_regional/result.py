@@ -37,6 +37,15 @@ class Region:
     result : ALEResult
         The feature's ALE in the region on the common grid (with a bootstrap
         band when asked for).
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, pyale
+    >>> X = pd.DataFrame({"x": np.linspace(0, 1, 200), "g": np.tile(["a", "b"], 100)})
+    >>> res = pyale.regional(lambda d: d["x"] * np.where(d["g"] == "a", 1.0, -1.0), X, "x")
+    >>> leaf = res.leaves[0]
+    >>> leaf.rule, leaf.size, leaf.parent
+    ("g == 'a'", 100.0, 0)
     """
 
     index: int
@@ -99,6 +108,15 @@ class RegionalResult:
         factor from slopes to prediction units).
     conditioning : tuple
         The columns the search could split on.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, pyale
+    >>> rng = np.random.default_rng(1)
+    >>> X = pd.DataFrame({"x": rng.uniform(-1, 1, 400), "g": rng.integers(0, 2, 400)})
+    >>> res = pyale.regional(lambda d: d["x"] * np.where(d["g"] == 1, 2.0, -1.0), X, "x")
+    >>> res.table["rule"].tolist(), res.table["size"].tolist()
+    (['all rows', 'g == 0', 'g != 0'], [400.0, 199.0, 201.0])
     """
 
     feature: object
@@ -159,7 +177,17 @@ class RegionalResult:
         return pd.Series(out, name="heterogeneity").rename_axis("depth")
 
     def to_frame(self, leaves_only: bool = True) -> pd.DataFrame:
-        """Every region's curve as one long table: a ``region`` and ``rule`` column before each result's ``to_frame()``."""
+        """Every region's curve as one long table: a ``region`` and ``rule`` column before each result's ``to_frame()``.
+
+        Parameters
+        ----------
+        leaves_only : bool, default True
+            Only the leaves (False: every region, the root first).
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
         parts = []
         for r in (self.leaves if leaves_only else self.regions):
             frame = r.result.to_frame()
@@ -169,7 +197,18 @@ class RegionalResult:
         return pd.concat(parts, ignore_index=True)
 
     def region_of(self, X: pd.DataFrame) -> np.ndarray:
-        """The leaf each row of ``X`` (a pandas frame with the conditioning columns) falls into."""
+        """The leaf each row of ``X`` falls into (its index in :attr:`regions`).
+
+        Parameters
+        ----------
+        X : pandas.DataFrame
+            Rows with the columns the rules read (new rows too).
+
+        Returns
+        -------
+        numpy.ndarray
+            One region index per row.
+        """
         out = np.full(X.shape[0], -1, dtype=np.int64)
         for leaf in self.leaves:
             inside = np.ones(X.shape[0], dtype=bool)
@@ -179,7 +218,21 @@ class RegionalResult:
         return out
 
     def plot(self, ax=None, *, leaves_only: bool = True, **kwargs):
-        """Draw one panel per region, titled with its path (:meth:`pyale.ALEDisplay.from_regional`)."""
+        """Draw one panel per region, titled with its path (:meth:`pyale.ALEDisplay.from_regional`).
+
+        Parameters
+        ----------
+        ax : matplotlib Axes or array of Axes, optional
+            Where to draw (see :meth:`pyale.ALEDisplay.plot`).
+        leaves_only : bool, default True
+            Only the leaves (False: every region, the root first).
+        **kwargs
+            Passed to :meth:`pyale.ALEDisplay.plot`.
+
+        Returns
+        -------
+        ALEDisplay
+        """
         return _present.display_class("ALEDisplay").from_regional(self, ax=ax, leaves_only=leaves_only, **kwargs)
 
     def __repr__(self) -> str:
