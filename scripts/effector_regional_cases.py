@@ -85,7 +85,8 @@ def make_data(kind: str, n: int, seed: int) -> np.ndarray:
     raise ValueError(kind)
 
 
-#: Each case: model, data (kind, n, seed), effector method ("ale" or "rhale"), finder and its settings.
+#: Each case: model, data (kind, n, seed), effector method ("ale" or "rhale"), RHALE's binning ("fixed": 20 equal
+#: bins, the default here; "dp" or "agglomerative": re-found in every region), finder and its settings.
 CASES = [
     {"name": "ci_ale_best", "model": "conditional_interaction", "data": ["uniform3", 500, 1], "method": "ale",
      "finder": "best", "settings": {}},
@@ -106,6 +107,14 @@ CASES = [
      "method": "rhale", "finder": "best", "settings": {}},
     {"name": "four_rhale_fixed_levelwise", "model": "four_regions", "data": ["uniform4", 600, 9],
      "method": "rhale", "finder": "best_level_wise", "settings": {}},
+    {"name": "ci_rhale_dp_best", "model": "conditional_interaction", "data": ["uniform3", 600, 10],
+     "method": "rhale", "binning": "dp", "finder": "best", "settings": {}},
+    {"name": "four_rhale_dp_best", "model": "four_regions", "data": ["uniform4", 700, 11],
+     "method": "rhale", "binning": "dp", "finder": "best", "settings": {}},
+    {"name": "four_rhale_agglomerative_levelwise", "model": "four_regions", "data": ["uniform4", 500, 12],
+     "method": "rhale", "binning": "agglomerative", "finder": "best_level_wise", "settings": {}},
+    {"name": "levels_rhale_dp_best", "model": "level_gate", "data": ["levels4", 500, 13],
+     "method": "rhale", "binning": "dp", "finder": "best", "settings": {"max_depth": 1}},
 ]
 
 #: pyale's names for effector's finder settings.

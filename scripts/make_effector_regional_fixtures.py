@@ -5,7 +5,8 @@
 For every case of ``scripts/effector_regional_cases.py``: the data drawn in
 NumPy from the case's seed, effector's ``ALE`` (its fixed grid of 20 equal
 bins) or ``RHALE`` (the model's Jacobian, the same fixed grid) fitted on all
-rows (``nof_instances="all"``), and ``find_regions`` with the case's finder
+rows (``nof_instances="all"``; a case's ``binning`` may ask ``RHALE`` for its
+dynamic-programming or agglomerative bins, re-found in every region), and ``find_regions`` with the case's finder
 (``Best`` or ``BestLevelWise``) and settings.  Written to
 ``reference/effector/regional/<case>.json``, one file per case: the data, each region (its rule as
 effector serialises it, its rows, size, heterogeneity, parent and level),
@@ -55,14 +56,17 @@ def run_case(case: dict) -> dict:
         effect = effector.ALE(x, model, nof_instances="all", schema=schema)
     else:
         effect = effector.RHALE(x, model, JACOBIANS[case["model"]], nof_instances="all", schema=schema)
-    effect.fit([0], binning_method=ap.Fixed(nof_bins=20))
+    binning = case.get("binning", "fixed")
+    effect.fit([0], binning_method=ap.Fixed(nof_bins=20) if binning == "fixed" else binning)
     finder_class = sp.Best if case["finder"] == "best" else sp.BestLevelWise
     partition = effect.find_regions(0, finder=finder_class(**case["settings"]))
     edges = np.linspace(x[:, 0].min(), x[:, 0].max(), 21)
     regions = []
     for r in partition.regions:
         mask = None if r.idx == 0 else r.mask
+        limits = np.asarray(effect._summary(0, mask)["limits"], dtype=float)  # the region's own bins
         regions.append({
+            "limits": limits.tolist(),
             "idx": r.idx,
             "parent": r.parent_idx,
             "level": r.level,

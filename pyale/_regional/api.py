@@ -10,6 +10,7 @@ import pandas as pd
 from .._ale_result import ALEResult
 from .._api import _Job
 from .._checks import (check_choice, check_finite_number, check_int, check_random_state, resolve_column)
+from .._core.binning import check_binning
 from .._core.gradient import METHODS, rhale_plans
 from .._core.jacobians import array_model
 from .._engine_plans import is_engine_frame
@@ -19,6 +20,7 @@ from .candidates import candidate_splits, read_conditioning
 from .criterion import feature_scale, heterogeneity
 from .curves import region_curve
 from .local import LocalEffects, finite_differences, uniform_edges
+from .rebinning import RegionBins
 from .result import Region, RegionalResult
 from .search import SearchRules, grow_levelwise, grow_nodewise
 
@@ -38,6 +40,7 @@ def regional(
     conditioning: Sequence | None = None,
     method: str = "finite_difference",
     jacobian: object = None,
+    binning: object = None,
     search: str = "node",
     max_depth: int = 2,
     min_samples_leaf: float = 10,
@@ -88,6 +91,12 @@ def regional(
         and ``jacobian``).
     jacobian : callable, "torch" or "jax", optional
         With ``method="gradient"``, as for :func:`pyale.ale`.
+    binning : {"dp", "agglomerative"} or HeterogeneityBinning, optional
+        With ``method="gradient"``: RHALE's heterogeneity-aware intervals,
+        chosen again from each candidate region's own derivatives (over the
+        feature's whole range) before it is scored, and each region's curve
+        drawn on its own intervals, as effector's ``RHALE`` does by default
+        (``"dp"``).  ``n_intervals`` is then the candidate grid's size (20).
     search : {"node", "level"}, default "node"
         ``"node"``: each region is split by its own best split (effector's
         ``Best``, its default).  ``"level"``: one split per depth shared by
@@ -180,8 +189,13 @@ def regional(
     >>> [leaf.rule for leaf in res.leaves]
     ['x3 < -0.000197958', 'x3 >= -0.000197958']
     """
+    if binning is not None and method != "gradient":
+        raise ValueError(f"The 'binning' parameter of {_CALLER} re-bins each region's derivatives; it needs "
+                         f"method='gradient'. Got method={method!r}.")
+    binning = check_binning(binning, n_intervals, grid, caller=_CALLER)
     job, local = _local_effects(
-        model, X, feature, method=method, jacobian=jacobian, grid=grid, n_intervals=n_intervals,
+        model, X, feature, method=method, jacobian=jacobian, grid=grid,
+        n_intervals=None if binning is not None else n_intervals,
         response=response, response_method=response_method, sample_weight=sample_weight, ci_level=ci_level,
         max_rows_per_call=max_rows_per_call, feature_names=feature_names)
     search = check_choice(search, _SEARCHES, param="search", caller=_CALLER)
@@ -202,7 +216,14 @@ def regional(
     slopes, bins, k, weights = local.slopes[:, 0], local.bins, local.n_intervals, local.weights
     scale = feature_scale(local.values, weights)
 
+    region_bins = None
+    if binning is not None:
+        derivatives = job.planned[0][2].convention.table.column(job.X, local.name)  # read once, memoised
+        region_bins = RegionBins(local.name, local.values, derivatives, weights, binning)
+
     def score(mask):
+        if region_bins is not None:
+            return region_bins.score(mask, scale)
         return heterogeneity(slopes[mask], bins[mask], k, scale, None if weights is None else weights[mask])
 
     def size(mask):
@@ -214,9 +235,12 @@ def regional(
         nodes = grow_levelwise(candidates, job.X.shape[0], len(columns), score, size, rules)
     rng = np.random.default_rng(random_state) if n_bootstrap else None
     regions = tuple(Region(node.index, node.parent, node.depth, node.conditions, node.mask, node.size,
-                           node.heterogeneity, _region_result(local, node.mask, job, n_bootstrap, rng))
+                           node.heterogeneity,
+                           _region_result(*((local, node.mask) if region_bins is None else region_bins.local(node.mask)),
+                                          job, n_bootstrap, rng, values=job.X[node.mask]))
                     for node in nodes)
-    return RegionalResult(feature=local.name, method=method, search=search, edges=local.edges, regions=regions,
+    edges = local.edges if region_bins is None else regions[0].result.grid[0]
+    return RegionalResult(feature=local.name, method=method, search=search, edges=edges, regions=regions,
                           scale=scale, conditioning=tuple(names))
 
 
@@ -311,14 +335,14 @@ def _conditioning_names(X: pd.DataFrame, name, conditioning) -> list:
     return out
 
 
-def _region_result(local: LocalEffects, mask: np.ndarray, job, n_bootstrap: int, rng) -> ALEResult:
+def _region_result(local: LocalEffects, mask: np.ndarray, job, n_bootstrap: int, rng, *, values) -> ALEResult:
     curve = region_curve(local, mask, n_bootstrap=n_bootstrap, rng=rng)
     heterogeneity_at_nodes = np.full(curve.effects.shape, np.nan)
     heterogeneity_at_nodes[1:] = curve.local_sd
     result = ALEResult(
         features=(local.name,), kind="numeric", grid=(local.edges,), effects=curve.effects, outputs=("yhat",),
         counts=curve.counts, level_order=None, empty_cells=None, conventions="aleplot",
-        heterogeneity=heterogeneity_at_nodes, data_values=FeatureValues(job.X[mask]))
+        heterogeneity=heterogeneity_at_nodes, data_values=FeatureValues(values))
     if n_bootstrap:
         result = result._with_bootstrap(curve.replicates, curve.replicate_counts, job.ci_level, "data")
     return result

@@ -99,7 +99,9 @@ class RegionalResult:
     search : str
         ``"node"`` or ``"level"`` (see :func:`pyale.regional`).
     edges : numpy.ndarray
-        The common grid: interval edges of the feature, from all rows.
+        The common grid: interval edges of the feature, from all rows (with
+        ``binning``, the root's intervals; each region's own are its
+        ``result.grid[0]``).
     regions : tuple of Region
         Every region of the tree, the root (all rows) first, then in the
         order the search created them.
