@@ -226,6 +226,8 @@ ERRORS = [
                                            "itself"),
     ({"conditioning": ["nope"]}, ValueError, "The 'conditioning' parameter of regional must name a column of X. "
                                              "Got 'nope'"),
+    ({"binning": "dp"}, ValueError, "The 'binning' parameter of regional re-bins each region's derivatives; it "
+                                    "needs method='gradient'. Got method='finite_difference'."),
     ({"method": "exact"}, ValueError, "The 'method' parameter of regional must be one of ['finite_difference', "
                                       "'gradient']. Got 'exact' instead."),
 ]
