@@ -249,3 +249,17 @@ def test_categorical_feature_and_multi_output_and_missing_are_refused():
         pyale.regional(lambda d: d["x1"], X, "x1")
     with pytest.raises(ValueError, match=re.escape("Regions are found for one model output; the model has 2")):
         pyale.regional(lambda d: np.c_[d["x1"], d["x1"]], X.drop(columns="x2"), "x1")
+
+
+def test_classifier_needs_one_class_and_names_it():
+    from sklearn.tree import DecisionTreeClassifier
+
+    rng = np.random.default_rng(22)
+    X = pd.DataFrame(rng.uniform(-1, 1, (400, 3)), columns=["a", "b", "c"])
+    y = np.where(X["c"] > 0, X["a"] > 0, X["a"] < 0).astype(int)
+    model = DecisionTreeClassifier(max_depth=4, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match=re.escape("the model has 2 (['0', '1']). Pick one with the 'response'")):
+        pyale.regional(model, X, "a")
+    res = pyale.regional(model, X, "a", response=1)
+    assert res.leaves[0].result.outputs == ("1",)
+    assert {c.column for leaf in res.leaves for c in leaf.conditions} == {"c"}

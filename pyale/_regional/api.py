@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .._ale_result import ALEResult
-from .._api import _Job
+from .._api import _Job, _output_names
 from .._checks import (check_choice, check_finite_number, check_int, check_random_state, resolve_column)
 from .._core.binning import check_binning
 from .._core.gradient import METHODS, rhale_plans
@@ -300,6 +300,7 @@ def _local_effects(model, X, feature, *, method, jacobian, grid, n_intervals, re
             f"({list(caller.output_names or [])!r}). Pick one with the 'response' parameter of {_CALLER}."
         )
     local = LocalEffects(names[0], edges, bins, differences, values, job.weights, uniform=uniform)
+    job.outputs = tuple(map(str, _output_names(adapter, caller)))
     return job, local
 
 
@@ -340,7 +341,7 @@ def _region_result(local: LocalEffects, mask: np.ndarray, job, n_bootstrap: int,
     heterogeneity_at_nodes = np.full(curve.effects.shape, np.nan)
     heterogeneity_at_nodes[1:] = curve.local_sd
     result = ALEResult(
-        features=(local.name,), kind="numeric", grid=(local.edges,), effects=curve.effects, outputs=("yhat",),
+        features=(local.name,), kind="numeric", grid=(local.edges,), effects=curve.effects, outputs=job.outputs,
         counts=curve.counts, level_order=None, empty_cells=None, conventions="aleplot",
         heterogeneity=heterogeneity_at_nodes, data_values=FeatureValues(values))
     if n_bootstrap:
