@@ -431,7 +431,7 @@ def ale(
     random_state = check_random_state(random_state, caller=_CALLER)
     method = check_choice(method, METHODS, param="method", caller=_CALLER)
     binning = check_binning(binning, n_intervals, grid, caller=_CALLER)
-    adapter, caller = job.caller_for(array_model(model, jacobian) if method == "gradient" else model, response,
+    adapter, caller = job.caller_for(array_model(model, jacobian if method == "gradient" else None), response,
                                      response_method)
     job.planned = rhale_plans(job.planned, job.X, job.weights, on_engine=job.data is not None,
                               conventions=job.conventions, method=method, model=model, jacobian=jacobian,

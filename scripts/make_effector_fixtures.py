@@ -67,9 +67,9 @@ def run_case(effector, name, model, data, n, seed, feature, method, settings) ->
     return {
         "meta": {
             "generator": GENERATOR,
-            "effector": effector_version(),
-            "numpy": np.__version__,
-            "python": platform.python_version(),
+            "r_version": "not used (Python's effector)",
+            "packages": {"effector": effector_version(), "numpy": np.__version__},
+            "python_version": platform.python_version(),
             "seed": seed,
             "created": datetime.date.today().isoformat(),
             "call": call,

@@ -118,6 +118,8 @@ def main(argv=None) -> int:
             "effector": version("effector"),
             "numpy": np.__version__,
             "python": platform.python_version(),
+            "r_version": "not used (Python's effector)",
+            "packages": {"effector": version("effector"), "numpy": np.__version__},
             "seed": case["data"][2],
             "created": datetime.date.today().isoformat(),
             "tolerance": TOLERANCE,

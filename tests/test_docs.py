@@ -117,10 +117,9 @@ def test_fixture_record_reads_every_fixture_file(pyale_docs):
     assert len(records) == len(files) > 100
     for record in records:
         assert record["generator"].startswith("scripts/"), record
-        if record["set"].split("/")[0] == "effector":  # made by Python's effector 0.6.0, not by R
-            assert record["packages"]["effector"] == "0.6.0", record
-        else:
-            assert record["r_version"].startswith("R version"), record
+        # every set comes from R but effector/ (and effector/regional/), which comes from Python's effector
+        assert record["r_version"].startswith("R version") or (
+            record["set"].split("/")[0] == "effector" and "effector" in record["packages"]), record
         assert record["packages"], record
         assert record["cases"] >= 1
     sets = pyale_docs.fixture_sets(records)

@@ -32,7 +32,7 @@ def test_every_case_has_a_fixture():
 @pytest.mark.parametrize("path", FIXTURES, ids=[p.stem for p in FIXTURES])
 def test_fixture(path):
     fixture = load(path)
-    assert fixture["meta"]["effector"] == "0.6.0"
+    assert fixture["meta"]["packages"]["effector"] == "0.6.0"
     predict = effector_cases.model_predict(fixture["case"]["model"])
     compare(fixture, pyale_result(fixture, predict))
     RAN.add(path.stem)

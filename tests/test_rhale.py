@@ -16,7 +16,7 @@ from hypothesis import given, settings, strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
 import pyale
-from pyale._core.binning import BIG_M, bin_cost_matrix, find_edges
+from pyale._core.binning import BIG_M, NoBinningError, bin_cost_matrix, find_edges
 from effector_replay import ROOT
 
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -49,6 +49,10 @@ def test_edges_are_candidate_points_covering_the_data(seed, n, k, min_rows, disc
     x = rng.normal(size=n)
     y = np.where(x > 0, 3 * x, rng.normal(size=n))
     binning = pyale.HeterogeneityBinning(search, k, min_rows, discount)
+    if n < min_rows:  # no binning exists (effector returns False)
+        with pytest.raises(NoBinningError, match=f"fewer than min_rows={min_rows}"):
+            find_edges(x, y, binning)
+        return
     edges = find_edges(x, y, binning)
     assert edges[0] == x.min() and edges[-1] == x.max()
     assert np.all(np.diff(edges) > 0)
@@ -85,6 +89,7 @@ def test_integer_weights_choose_the_edges_of_repeated_rows(seed, n, k):
     weighted = find_edges(x, y, binning, weights=w.astype(float))
     repeated = find_edges(np.repeat(x, w), np.repeat(y, w), binning)
     assert_allclose(weighted, repeated, rtol=1e-12)
+    assert_allclose(find_edges(x, y, binning, weights=w * 0.25), weighted, rtol=1e-12)  # any scale (exact here)
 
 
 def test_cost_of_a_small_interval_is_big_m():
@@ -262,6 +267,16 @@ def test_binning_parameter_errors(kwargs, error, message):
         pyale.HeterogeneityBinning(**kwargs)
 
 
+def test_n_intervals_is_the_candidate_grid():
+    X = _frame(400, 10)
+    jac = effector_cases.model_jacobian("product")
+    a = pyale.ale(_model("product"), X, "x3", method="gradient", jacobian=jac, binning="dp", n_intervals=7.0)
+    b = pyale.ale(_model("product"), X, "x3", method="gradient", jacobian=jac,
+                  binning=pyale.HeterogeneityBinning("dp", max_intervals=7))
+    assert_array_equal(a.grid[0], b.grid[0])
+    assert a.grid[0].shape[0] <= 8
+
+
 def test_caller_data_unchanged():
     X = _frame(100, 8)
     before = X.copy()
@@ -269,3 +284,37 @@ def test_caller_data_unchanged():
               jacobian=effector_cases.model_jacobian("product"))
     pyale.ale(_model("product"), X, "x1", binning="agglomerative")
     pd.testing.assert_frame_equal(X, before)
+
+
+# -- display
+
+
+def test_slopes_panel_draws_the_interval_slopes_and_spread():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    X = _frame(2000, 9)
+    jac = effector_cases.model_jacobian("kinked")
+    res = pyale.ale(_model("kinked"), X, ["x1", "x3"], method="gradient", jacobian=jac, binning="dp")
+    display = res.plot(slopes=True)
+    line = display.lines_[0, 0][0]
+    x1 = res[0]
+    widths = np.diff(x1.grid[0])
+    assert_allclose(line.get_xdata(), x1.grid[0])
+    assert_allclose(line.get_ydata()[:-1], np.diff(x1.effects[:, 0]) / widths)
+    # the mean derivative per interval, as effector's bin_effect: 1 left of the kink, about 5 right of it
+    assert line.get_ydata()[0] == pytest.approx(1.0)
+    band = display.bands_[0, 0][0]
+    assert band is not None
+    with pytest.raises(TypeError, match=re.escape("The 'slopes' parameter of ALEDisplay.plot must be a bool")):
+        res.plot(slopes="yes")
+    plt.close("all")
+
+
+def test_engine_frames_are_refused_by_name():
+    pl = pytest.importorskip("polars", reason="polars is not installed (the engine refusal is tested on a LazyFrame)")
+    lazy = pl.LazyFrame({"a": [0.0, 1.0, 2.0, 3.0], "b": [1.0, 0.0, 1.0, 2.0]})
+    with pytest.raises(ValueError, match=re.escape("The binning option of ale works on in-memory frames only for now")):
+        pyale.ale(lambda d: d["a"], lazy, "a", binning="dp")

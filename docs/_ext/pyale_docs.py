@@ -167,8 +167,6 @@ def fixture_record(path: Path) -> dict:
     packages.update({k: v for k, v in versions.items() if k != "R"})
     packages.update({key[: -len("_version")]: value for key, value in meta.items()
                      if key.endswith("_version") and key != "r_version"})
-    if isinstance(meta.get("effector"), str):  # made by Python's effector, not by R
-        packages.update({name: meta[name] for name in ("effector", "numpy", "python") if name in meta})
     tolerance = meta.get("tolerance") or {}
     rtol = meta.get("rtol", tolerance.get("rtol"))
     atol_scale = meta.get("atol_scale", tolerance.get("atol_scale"))

@@ -32,8 +32,11 @@ sums and sums of squares are prefix-summed, and an interval's variance is
 ``E[y^2] - E[y]^2`` clamped at 0.
 
 Weights: with frequency weights every count becomes a sum of weights
-(``|S|`` and ``N`` included), so integer weights choose the edges the
-repeated rows would.  Rows with zero weight take no part.
+(``|S|`` and ``N`` included), counted in rows of the smallest positive
+weight (as pyale's weighted grids count them): integer weights with a
+weight of 1 choose the edges the repeated rows would, and the weights times
+any positive constant choose the same edges.  Rows with zero weight take no
+part.
 """
 
 from __future__ import annotations
@@ -71,7 +74,8 @@ class HeterogeneityBinning:
         and so the most intervals the result can have (effector's
         ``max_nof_bins`` / ``init_nof_bins``).
     min_rows : int, default 2
-        An interval with fewer rows (sum of weights, with weights) costs
+        An interval with fewer rows (with weights: their sum, in rows of the
+        smallest positive weight) costs
         ``BIG_M`` (effector's ``min_points_per_bin``; at least 2, since a
         variance needs two rows).
     discount : float, default 0.3
@@ -135,13 +139,49 @@ class HeterogeneityBinning:
         return _SEARCHES[self.search]
 
     def candidate_edges(self, x_min: float, x_max: float) -> np.ndarray:
-        """The ``K + 1`` candidate edges ``min + i * dx`` (as the searches compute them)."""
+        """The ``K + 1`` candidate edges ``min + i * dx`` (as the searches compute them).
+
+        Parameters
+        ----------
+        x_min, x_max : float
+            The feature's range.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``x_min + i * (x_max - x_min) / K`` for ``i = 0 .. K``.
+        """
         dx = (x_max - x_min) / self.max_intervals
         return x_min + np.arange(self.max_intervals + 1) * dx
 
     def edges(self, x: np.ndarray, local_effects: np.ndarray, weights: np.ndarray | None = None,
               label: str = "the feature") -> np.ndarray:
-        """The interval edges for rows at ``x`` with these local effects (see :func:`find_edges`)."""
+        """The interval edges for rows at ``x`` with these local effects.
+
+        Parameters
+        ----------
+        x : array-like
+            The feature's value of each row.
+        local_effects : array-like
+            Each row's local effect (derivative, or secant across its cell).
+        weights : array-like, optional
+            Frequency weights (rows with 0 take no part).
+        label : str, default "the feature"
+            How messages name the feature.
+
+        Returns
+        -------
+        numpy.ndarray
+            Ascending edges from ``min(x)`` to ``max(x)``.
+
+        Examples
+        --------
+        >>> import numpy as np, pyale
+        >>> x = np.linspace(0, 1, 200)
+        >>> slope = np.where(x < 0.5, 1.0, 3.0)  # the local effects jump at 0.5
+        >>> pyale.HeterogeneityBinning("dp", max_intervals=10).edges(x, slope).round(2).tolist()
+        [0.0, 0.5, 1.0]
+        """
         return find_edges(x, local_effects, self, weights=weights, label=label)
 
 
@@ -241,11 +281,13 @@ def find_edges(x: np.ndarray, local_effects: np.ndarray, binning: HeterogeneityB
         keep = weights > 0
         if not keep.all():
             x, y, weights = x[keep], y[keep], weights[keep]
+        if weights.shape[0]:  # counted in rows of the smallest positive weight, as weighted grids are
+            weights = weights / weights.min()
     if x.shape[0] == 0:
         raise NoBinningError(f"{label} has no rows with a positive weight to choose intervals from.")
     x_min, x_max = (float(x.min()), float(x.max())) if x_range is None else (float(x_range[0]), float(x_range[1]))
     n_rows = x.shape[0] if weights is None else float(weights.sum())
-    if np.unique(x).shape[0] == 1:
+    if x.min() == x.max():  # one distinct value (effector: len(np.unique(x)) == 1)
         raise NoBinningError(f"{label} takes one value only ({x_min!r}); there is no interval to choose.")
     if n_rows < binning.min_rows:
         raise NoBinningError(
@@ -289,7 +331,7 @@ def check_binning(binning: object, n_intervals: object, grid: object, *, caller:
     if isinstance(binning, str) and binning in _SEARCHES:
         if n_intervals is None or (isinstance(n_intervals, str) and n_intervals == "auto"):
             return HeterogeneityBinning(binning)
-        return HeterogeneityBinning(binning, max_intervals=n_intervals)
+        return HeterogeneityBinning(binning, max_intervals=int(n_intervals))  # checked by the front-end: whole
     raise ValueError(
         f"The 'binning' parameter of {caller} must be None, one of {sorted(_SEARCHES)} or a "
         f"pyale.HeterogeneityBinning. Got {binning!r} instead."

@@ -215,14 +215,15 @@ def rhale_plans(planned: list, X: pd.DataFrame, weights, *, on_engine: bool, con
         )
     if method != "gradient" and binning is None:
         return planned
-    what = "method='gradient'" if method == "gradient" else f"binning={binning!r}"
+    what = "method='gradient'" if method == "gradient" else "binning"
     if on_engine:
         raise ValueError(
-            f"{what} of {caller_name} runs on in-memory frames only for now; collect the rows into pandas first."
+            f"The {what!s} option of {caller_name} works on in-memory frames only for now; collect the rows "
+            "into pandas first (polars: .collect(), Dask: .compute(), Spark: .toPandas())."
         )
     if conventions == "ale":
         raise ValueError(
-            f"{what} of {caller_name} cannot follow conventions='ale' (R's ale package has neither "
+            f"The {what} option of {caller_name} cannot follow conventions='ale' (R's ale package has neither "
             "derivatives nor heterogeneity-aware bins); use 'aleplot' or 'iml'."
         )
     table = None
