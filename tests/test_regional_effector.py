@@ -125,13 +125,16 @@ def _effector_python() -> str | None:
 
 
 @pytest.mark.effector
-def test_live_against_effector(tmp_path):
+@pytest.mark.parametrize("seed_offset", [0, 1000], ids=["fixture-seeds", "fresh-seeds"])
+def test_live_against_effector(tmp_path, seed_offset):
+    """effector rerun now: on the fixtures' seeds, and on fresh data (every seed + 1000)."""
     python = _effector_python()
     if python is None:
         pytest.skip("effector is not importable in this Python and PYALE_EFFECTOR_PYTHON is not set "
                     "(pip install effector==0.6.0, or point PYALE_EFFECTOR_PYTHON at a Python that has it)")
     done = subprocess.run([python, str(ROOT / "scripts" / "make_effector_regional_fixtures.py"),
-                           "--out", str(tmp_path)], capture_output=True, text=True, timeout=600)
+                           "--out", str(tmp_path), "--seed-offset", str(seed_offset)],
+                          capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     written = sorted(tmp_path.glob("*.json"))
     assert [p.stem for p in written] == sorted(c["name"] for c in cases.CASES)
