@@ -21,6 +21,10 @@ Predictor, FeatureEffect, FeatureEffects
 ALE
     R's ``ale::ALE`` (ale 0.5.0) with its ``get()`` tables, bootstrap bands and
     ALE statistics.
+regional, RegionalResult, Region
+    Regional effects: the rows split on other columns where a feature's local
+    effects disagree (effector 0.6.0's ``find_regions``), with the feature's
+    ALE in each region.
 
 Everything else lives in private modules.  ``import pyale`` imports neither
 matplotlib nor rpy2.
