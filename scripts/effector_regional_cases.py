@@ -65,9 +65,21 @@ def level_gate_jacobian(x):
     return out
 
 
+def level_square(x):
+    """x1 (levels 0..4) squared, its sign set by x2 < 0; plus x3: a categorical (ordinal) feature of interest."""
+    return np.where(x[:, 1] < 0, -1.0, 1.0) * x[:, 0] ** 2 + x[:, 2]
+
+
+def level_square_jacobian(x):
+    out = np.zeros(x.shape)
+    out[:, 0] = np.where(x[:, 1] < 0, -2.0, 2.0) * x[:, 0]
+    out[:, 2] = 1.0
+    return out
+
+
 MODELS = {"conditional_interaction": conditional_interaction, "four_regions": four_regions,
-          "linear_gate": linear_gate, "level_gate": level_gate}
-JACOBIANS = {"conditional_interaction": conditional_interaction_jacobian, "four_regions": four_regions_jacobian,
+          "linear_gate": linear_gate, "level_gate": level_gate, "level_square": level_square}
+JACOBIANS = {"level_square": level_square_jacobian, "conditional_interaction": conditional_interaction_jacobian, "four_regions": four_regions_jacobian,
              "linear_gate": linear_gate_jacobian, "level_gate": level_gate_jacobian}
 
 
@@ -78,6 +90,10 @@ def make_data(kind: str, n: int, seed: int) -> np.ndarray:
         return rng.uniform(-1, 1, (n, 3))
     if kind == "uniform4":
         return rng.uniform(-1, 1, (n, 4))
+    if kind == "levels_first3":
+        x = rng.uniform(-1, 1, (n, 3))
+        x[:, 0] = rng.integers(0, 5, n).astype(float)
+        return x
     if kind == "levels4":
         x = rng.uniform(-1, 1, (n, 4))
         x[:, 3] = rng.integers(0, 4, n).astype(float)
@@ -113,6 +129,10 @@ CASES = [
      "method": "rhale", "binning": "dp", "finder": "best", "settings": {}},
     {"name": "four_rhale_agglomerative_levelwise", "model": "four_regions", "data": ["uniform4", 500, 12],
      "method": "rhale", "binning": "agglomerative", "finder": "best_level_wise", "settings": {}},
+    {"name": "catfocus_ale_best", "model": "level_square", "data": ["levels_first3", 600, 14], "method": "ale",
+     "finder": "best", "settings": {}, "categorical_feature": True},
+    {"name": "catfocus_ale_levelwise", "model": "level_square", "data": ["levels_first3", 300, 15], "method": "ale",
+     "finder": "best_level_wise", "settings": {"max_depth": 3}, "categorical_feature": True},
     {"name": "levels_rhale_dp_best", "model": "level_gate", "data": ["levels4", 500, 13],
      "method": "rhale", "binning": "dp", "finder": "best", "settings": {"max_depth": 1}},
 ]
@@ -138,4 +158,6 @@ def TRUTH(model: str, x: np.ndarray, x1: np.ndarray) -> np.ndarray:
         return np.where(x[:, [2]] > 0, 3.0, -3.0) * x1
     if model == "level_gate":
         return np.where(x[:, [3]] == 2, 2.0, -1.0) * x1
+    if model == "level_square":
+        return np.where(x[:, [1]] < 0, -1.0, 1.0) * x1 ** 2
     raise ValueError(model)

@@ -61,7 +61,8 @@ def run_case(case: dict, seed_offset: int = 0) -> dict:
     effect.fit([0], binning_method=ap.Fixed(nof_bins=20) if binning == "fixed" else binning)
     finder_class = sp.Best if case["finder"] == "best" else sp.BestLevelWise
     partition = effect.find_regions(0, finder=finder_class(**case["settings"]))
-    edges = np.linspace(x[:, 0].min(), x[:, 0].max(), 21)
+    categorical = case.get("categorical_feature", False)  # effector infers x1 (integers 0..4) ordinal
+    edges = np.unique(x[:, 0]) if categorical else np.linspace(x[:, 0].min(), x[:, 0].max(), 21)
     regions = []
     for r in partition.regions:
         mask = None if r.idx == 0 else r.mask

@@ -240,10 +240,32 @@ def test_errors(options, error, message):
         pyale.regional(_model("linear_gate"), X, "x1", **options)
 
 
-def test_categorical_feature_and_multi_output_and_missing_are_refused():
+def test_categorical_feature_regions_and_curves():
+    """A categorical feature of interest: its jumps' differences split on x2; each leaf's curve is its ALE."""
+    rng = np.random.default_rng(23)
+    n = 600
+    X = pd.DataFrame({"g": pd.Categorical(rng.choice(["lo", "mid", "hi"], n), categories=["lo", "mid", "hi"],
+                                          ordered=True), "x2": rng.uniform(-1, 1, n), "x3": rng.uniform(-1, 1, n)})
+    value = {"lo": 0.0, "mid": 1.0, "hi": 3.0}
+
+    def model(d):
+        return np.where(d["x2"] < 0, -1.0, 1.0) * d["g"].map(value).astype(float).to_numpy() + d["x3"]
+
+    res = pyale.regional(model, X, "g", n_bootstrap=10, random_state=0)
+    assert res.edges is None and len(res.leaves) >= 2
+    assert {c.column for leaf in res.leaves for c in leaf.conditions} == {"x2"}
+    for leaf in res.leaves:
+        direct = pyale.ale(model, X[leaf.mask], "g", level_order=["lo", "mid", "hi"])
+        assert leaf.result.kind == "categorical" and leaf.result.grid[0] == ("lo", "mid", "hi")
+        assert_allclose(leaf.result.effects, direct.effects, rtol=1e-12, atol=1e-12)
+        assert leaf.result.replicates.shape == (10, 3, 1)
+    with pytest.raises(ValueError, match=re.escape("The 'method' parameter of regional applies to a numeric "
+                                                   "feature; 'g' is categorical.")):
+        pyale.regional(model, X, "g", method="gradient", jacobian=lambda a: a)
+
+
+def test_multi_output_and_missing_are_refused():
     X = pd.DataFrame({"x1": np.linspace(0, 1, 40), "g": list("ab") * 20, "x2": np.r_[np.nan, np.ones(39)]})
-    with pytest.raises(ValueError, match=re.escape("must name a numeric column; 'g' is categorical")):
-        pyale.regional(lambda d: d["x1"], X, "g")
     with pytest.raises(ValueError, match=re.escape("Column 'x2' of X (a candidate for splitting in regional) has "
                                                    "1 missing value(s)")):
         pyale.regional(lambda d: d["x1"], X, "x1")

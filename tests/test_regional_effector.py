@@ -44,7 +44,10 @@ def replay(fixture: dict) -> pyale.RegionalResult:
     options = {cases.SETTING_NAMES[k]: v for k, v in case["settings"].items()}
     if case["method"] == "rhale":
         options.update(method="gradient", jacobian=cases.JACOBIANS[case["model"]])
-    if case.get("binning", "fixed") == "fixed":
+    if case.get("categorical_feature"):  # effector's ordinal x1: pyale's categorical, levels ascending
+        X["x1"] = pd.Categorical(X["x1"])
+        options.update(level_order=sorted(X["x1"].cat.categories))
+    elif case.get("binning", "fixed") == "fixed":
         options.update(grid="uniform", n_intervals=20)
     else:
         options.update(binning=case["binning"])
@@ -64,7 +67,11 @@ def compare(result: pyale.RegionalResult, fixture: dict) -> None:
     tol = fixture["meta"]["tolerance"]
     rtol = tol["rtol"] if fixture["case"]["method"] == "rhale" else tol["rtol_secant"]
     rebinned = fixture["case"].get("binning", "fixed") != "fixed"
-    if not rebinned:
+    categorical = fixture["case"].get("categorical_feature", False)
+    if categorical:  # effector's ALE of an ordinal feature: adjacent-level differences, exact secants
+        rtol = tol["rtol"]
+        assert_allclose(np.asarray(result.regions[0].result.grid[0], dtype=float), fixture["edges"], rtol=0, atol=0)
+    elif not rebinned:
         assert_allclose(result.edges, fixture["edges"], rtol=0, atol=0)
     assert len(result.regions) == len(fixture["regions"])
     for region, expected in zip(result.regions, fixture["regions"]):

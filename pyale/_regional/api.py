@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Sequence
 
 import numpy as np
@@ -17,9 +18,9 @@ from .._engine_plans import is_engine_frame
 from .._engines import engine_name
 from .._present import FeatureValues
 from .candidates import candidate_splits, read_conditioning
-from .criterion import feature_scale, heterogeneity
-from .curves import region_curve
-from .local import LocalEffects, finite_differences, uniform_edges
+from .criterion import feature_scale, heterogeneity, level_heterogeneity
+from .curves import level_curve, region_curve
+from .local import LevelEffects, LocalEffects, finite_differences, level_differences, uniform_edges
 from .rebinning import RegionBins
 from .result import Region, RegionalResult
 from .search import SearchRules, grow_levelwise, grow_nodewise
@@ -50,6 +51,7 @@ def regional(
     level_limit: int = 10,
     grid: object = None,
     n_intervals: int | None = None,
+    level_order: Sequence | None = None,
     response: object = None,
     response_method: str = "auto",
     sample_weight: Sequence | None = None,
@@ -77,7 +79,10 @@ def regional(
     X : pandas.DataFrame, polars.DataFrame, pyarrow.Table or numpy.ndarray
         The data (in memory).  Never modified.
     feature : column label or 0-based position
-        The numeric feature whose effect is split.
+        The feature whose effect is split: numeric, or categorical (its
+        local effects are then the differences across each jump between
+        neighbouring levels, ALEPlot's two directions; effector's ordinal
+        ``ALE``).
     conditioning : sequence of labels, optional
         The columns the regions may be defined by (every other column by
         default).  Numeric columns are cut at thresholds, other columns
@@ -126,6 +131,10 @@ def regional(
         edges, covering the data (intervals without rows are allowed).
     n_intervals : int, optional
         Number of intervals (see ``grid``).
+    level_order : sequence, optional
+        A categorical feature's levels in the order to use (as for
+        :func:`pyale.ale`; by default ALEPlot's order, an ordered
+        categorical's own).  effector orders levels ascending.
     response, response_method
         As for :func:`pyale.ale`.
     sample_weight : array-like or column name, optional
@@ -195,9 +204,12 @@ def regional(
     binning = check_binning(binning, n_intervals, grid, caller=_CALLER)
     job, local = _local_effects(
         model, X, feature, method=method, jacobian=jacobian, grid=grid,
-        n_intervals=None if binning is not None else n_intervals,
+        n_intervals=None if binning is not None else n_intervals, level_order=level_order,
         response=response, response_method=response_method, sample_weight=sample_weight, ci_level=ci_level,
         max_rows_per_call=max_rows_per_call, feature_names=feature_names)
+    if isinstance(local, LevelEffects) and binning is not None:
+        raise ValueError(f"The 'binning' parameter of {_CALLER} applies to a numeric feature; "
+                         f"{local.name!r} is categorical.")
     search = check_choice(search, _SEARCHES, param="search", caller=_CALLER)
     rules = SearchRules(
         max_depth=check_int(max_depth, param="max_depth", caller=_CALLER, minimum=0),
@@ -213,18 +225,8 @@ def regional(
     columns = [read_conditioning(job.X[name], level_limit=level_limit, caller=_CALLER) for name in names]
     candidates = [split for column in columns for split in candidate_splits(column, n_positions)]
 
-    slopes, bins, k, weights = local.slopes[:, 0], local.bins, local.n_intervals, local.weights
-    scale = feature_scale(local.values, weights)
-
-    region_bins = None
-    if binning is not None:
-        derivatives = job.planned[0][2].convention.table.column(job.X, local.name)  # read once, memoised
-        region_bins = RegionBins(local.name, local.values, derivatives, weights, binning)
-
-    def score(mask):
-        if region_bins is not None:
-            return region_bins.score(mask, scale)
-        return heterogeneity(slopes[mask], bins[mask], k, scale, None if weights is None else weights[mask])
+    weights = job.weights
+    scale, score, curve = _scorer(local, job, binning, n_bootstrap)
 
     def size(mask):
         return float(mask.sum()) if weights is None else float(weights[mask].sum())
@@ -235,13 +237,51 @@ def regional(
         nodes = grow_levelwise(candidates, job.X.shape[0], len(columns), score, size, rules)
     rng = np.random.default_rng(random_state) if n_bootstrap else None
     regions = tuple(Region(node.index, node.parent, node.depth, node.conditions, node.mask, node.size,
-                           node.heterogeneity,
-                           _region_result(*((local, node.mask) if region_bins is None else region_bins.local(node.mask)),
-                                          job, n_bootstrap, rng, values=job.X[node.mask]))
-                    for node in nodes)
-    edges = local.edges if region_bins is None else regions[0].result.grid[0]
+                           node.heterogeneity, curve(node.mask, rng)) for node in nodes)
+    edges = None if isinstance(local, LevelEffects) else regions[0].result.grid[0]
     return RegionalResult(feature=local.name, method=method, search=search, edges=edges, regions=regions,
                           scale=scale, conditioning=tuple(names))
+
+
+def _scorer(local, job, binning, n_bootstrap: int):
+    """``(scale, score(mask), curve(mask, rng))``: the criterion and the region's ALEResult for this feature."""
+    weights = job.weights
+    if isinstance(local, LevelEffects):
+        scale = feature_scale(local.ranks.astype(float), weights)
+        entry_weights = None if weights is None else weights[local.rows]
+
+        def score(mask):
+            keep = mask[local.rows]
+            return level_heterogeneity(local.differences[keep, 0], local.jumps[keep], local.n_jumps,
+                                       local.ranks[mask], scale, None if weights is None else entry_weights[keep],
+                                       None if weights is None else weights[mask])
+
+        def curve(mask, rng):
+            return _region_result(local.name, "categorical", local.levels,
+                                  level_curve(local, mask, n_bootstrap=n_bootstrap, rng=rng), job, mask)
+
+        return scale, score, curve
+    scale = feature_scale(local.values, weights)
+    if binning is not None:
+        derivatives = job.planned[0][2].convention.table.column(job.X, local.name)  # read once, memoised
+        region_bins = RegionBins(local.name, local.values, derivatives, weights, binning)
+
+        def curve(mask, rng):
+            own, every = region_bins.local(mask)
+            return _region_result(local.name, "numeric", own.edges,
+                                  region_curve(own, every, n_bootstrap=n_bootstrap, rng=rng), job, mask)
+
+        return scale, (lambda mask: region_bins.score(mask, scale)), curve
+    slopes, bins, k = local.slopes[:, 0], local.bins, local.n_intervals
+
+    def score(mask):
+        return heterogeneity(slopes[mask], bins[mask], k, scale, None if weights is None else weights[mask])
+
+    def curve(mask, rng):
+        return _region_result(local.name, "numeric", local.edges,
+                              region_curve(local, mask, n_bootstrap=n_bootstrap, rng=rng), job, mask)
+
+    return scale, score, curve
 
 
 def _positive(value, param: str) -> float:
@@ -251,8 +291,8 @@ def _positive(value, param: str) -> float:
     return number
 
 
-def _local_effects(model, X, feature, *, method, jacobian, grid, n_intervals, response, response_method,
-                   sample_weight, ci_level, max_rows_per_call, feature_names):
+def _local_effects(model, X, feature, *, method, jacobian, grid, n_intervals, level_order, response,
+                   response_method, sample_weight, ci_level, max_rows_per_call, feature_names):
     """The checked data and each row's local effect of the feature (one ALE's model calls)."""
     if is_engine_frame(X):
         raise TypeError(
@@ -270,14 +310,18 @@ def _local_effects(model, X, feature, *, method, jacobian, grid, n_intervals, re
                         f"Got {feature!r} instead.")
     job = _Job(X, feature, caller_name=_CALLER,
                conventions="aleplot", n_intervals=None if (uniform or grid is not None) else n_intervals,
-               grid=None, level_order=None, max_rows_per_call=max_rows_per_call, feature_names=feature_names,
+               grid=None, level_order=level_order, max_rows_per_call=max_rows_per_call, feature_names=feature_names,
                sample_weight=sample_weight, ci_level=ci_level, y=None)
     names, kind, plan = job.planned[0]
-    if kind != "numeric":
-        raise ValueError(
-            f"The 'feature' parameter of {_CALLER} must name a numeric column; {names[0]!r} is {kind}. "
-            "Regional effects of a categorical feature are not available yet."
-        )
+    if kind == "categorical":
+        if method == "gradient" or grid is not None:
+            raise ValueError(f"The '{'method' if method == 'gradient' else 'grid'}' parameter of {_CALLER} applies "
+                             f"to a numeric feature; {names[0]!r} is categorical.")
+        adapter, caller = job.caller_for(model, response, response_method)
+        local = level_differences(plan, job.X, caller, rows_per_call=max_rows_per_call)
+        _require_one_output(local.differences, caller)
+        job.outputs = tuple(map(str, _output_names(adapter, caller)))
+        return job, dataclasses.replace(local, weights=job.weights)
     values = job.X[names[0]].to_numpy(dtype=float)
     edges = None
     if uniform:
@@ -294,14 +338,18 @@ def _local_effects(model, X, feature, *, method, jacobian, grid, n_intervals, re
                                   max_rows=max_rows_per_call, caller_name=_CALLER)
         plan = job.planned[0][2]
     edges, bins, differences = finite_differences(plan, job.X, caller, edges=edges, rows_per_call=max_rows_per_call)
+    _require_one_output(differences, caller)
+    local = LocalEffects(names[0], edges, bins, differences, values, job.weights, uniform=uniform)
+    job.outputs = tuple(map(str, _output_names(adapter, caller)))
+    return job, local
+
+
+def _require_one_output(differences: np.ndarray, caller) -> None:
     if differences.shape[1] != 1:
         raise ValueError(
             f"Regions are found for one model output; the model has {differences.shape[1]} "
             f"({list(caller.output_names or [])!r}). Pick one with the 'response' parameter of {_CALLER}."
         )
-    local = LocalEffects(names[0], edges, bins, differences, values, job.weights, uniform=uniform)
-    job.outputs = tuple(map(str, _output_names(adapter, caller)))
-    return job, local
 
 
 def _user_edges(grid, values: np.ndarray, name) -> np.ndarray:
@@ -336,14 +384,14 @@ def _conditioning_names(X: pd.DataFrame, name, conditioning) -> list:
     return out
 
 
-def _region_result(local: LocalEffects, mask: np.ndarray, job, n_bootstrap: int, rng, *, values) -> ALEResult:
-    curve = region_curve(local, mask, n_bootstrap=n_bootstrap, rng=rng)
+def _region_result(name, kind: str, grid, curve, job, mask: np.ndarray) -> ALEResult:
+    """A region's curve as an :class:`~pyale.ALEResult` (numeric: edges; categorical: levels in order)."""
     heterogeneity_at_nodes = np.full(curve.effects.shape, np.nan)
     heterogeneity_at_nodes[1:] = curve.local_sd
     result = ALEResult(
-        features=(local.name,), kind="numeric", grid=(local.edges,), effects=curve.effects, outputs=job.outputs,
-        counts=curve.counts, level_order=None, empty_cells=None, conventions="aleplot",
-        heterogeneity=heterogeneity_at_nodes, data_values=FeatureValues(values))
-    if n_bootstrap:
+        features=(name,), kind=kind, grid=(grid,), effects=curve.effects, outputs=job.outputs,
+        counts=curve.counts, level_order=grid if kind == "categorical" else None, empty_cells=None,
+        conventions="aleplot", heterogeneity=heterogeneity_at_nodes, data_values=FeatureValues(job.X[mask]))
+    if curve.replicates is not None:
         result = result._with_bootstrap(curve.replicates, curve.replicate_counts, job.ci_level, "data")
     return result

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["UNDEFINED", "interval_moments", "fill_undefined", "heterogeneity", "feature_scale"]
+__all__ = ["UNDEFINED", "interval_moments", "fill_undefined", "heterogeneity", "level_heterogeneity",
+           "feature_scale"]
 
 #: The heterogeneity of a region without any interval holding two rows (and the score of a refused child).
 UNDEFINED = np.inf
@@ -88,4 +89,23 @@ def heterogeneity(slopes: np.ndarray, bins: np.ndarray, n_intervals: int, scale:
         return UNDEFINED
     per_row = variance[bins]
     mean = np.mean(per_row) if weights is None else np.average(per_row, weights=weights)
+    return float(np.sqrt(mean)) * scale
+
+
+def level_heterogeneity(differences: np.ndarray, jumps: np.ndarray, n_jumps: int, ranks: np.ndarray, scale: float,
+                        entry_weights: np.ndarray | None = None, row_weights: np.ndarray | None = None) -> float:
+    """The criterion for a categorical feature (effector's ordinal ``_heter``), for a region's entries and rows.
+
+    Per jump, the variance of the region's differences across it (filled as
+    for intervals); each row of the region takes the variance of the jump
+    *into* its level (the first level takes the first jump's); the
+    heterogeneity is ``scale * sqrt(mean over the rows)``, ``scale`` being
+    the standard deviation of the level ranks over all rows.
+    """
+    _, _, variance = interval_moments(differences, jumps, n_jumps, entry_weights)
+    variance = fill_undefined(variance)
+    if variance is None:
+        return UNDEFINED
+    per_row = variance[np.maximum(ranks, 1) - 1]
+    mean = np.mean(per_row) if row_weights is None else np.average(per_row, weights=row_weights)
     return float(np.sqrt(mean)) * scale

@@ -22,7 +22,7 @@ import numpy as np
 from .._core import accumulate
 from .local import LocalEffects
 
-__all__ = ["RegionCurve", "region_curve"]
+__all__ = ["RegionCurve", "region_curve", "level_curve"]
 
 
 @dataclass(frozen=True)
@@ -94,3 +94,53 @@ def region_curve(local: LocalEffects, mask: np.ndarray, *, n_bootstrap: int = 0,
         replicates = np.concatenate([p[0] for p in parts])
         replicate_counts = np.concatenate([p[1] for p in parts])
     return RegionCurve(effects, counts, local_sd, counts == 0, replicates, replicate_counts)
+
+
+def _level_curves(n_jumps: int, jumps: np.ndarray, differences: np.ndarray, entry_weight: np.ndarray,
+                  ranks: np.ndarray, row_weight: np.ndarray):
+    """Centred level curves and level counts; weights may carry a leading replicate axis."""
+    m = differences.shape[1]
+    indicator = np.zeros((jumps.shape[0], n_jumps))
+    indicator[np.arange(jumps.shape[0]), jumps] = 1.0
+    jump_weight = entry_weight @ indicator
+    totals = np.stack([(entry_weight * differences[:, j]) @ indicator for j in range(m)], axis=-1)
+    means = accumulate.local_means(totals, jump_weight)
+    ones = np.ones(n_jumps)
+    if jump_weight.ndim == 1:
+        _fill_empty(means, jump_weight, ones)
+    else:
+        for b in np.flatnonzero((jump_weight == 0).any(axis=1)):
+            _fill_empty(means[b], jump_weight[b], ones)
+    levels = np.zeros((ranks.shape[0], n_jumps + 1))
+    levels[np.arange(ranks.shape[0]), ranks] = 1.0
+    counts = row_weight @ levels
+    return accumulate.level_centre(accumulate.main_curve(means), counts), counts, means, jump_weight
+
+
+def level_curve(local, mask: np.ndarray, *, n_bootstrap: int = 0, rng=None) -> RegionCurve:
+    """A categorical feature's curve for the rows in ``mask`` (levels in ``local.levels``' order)."""
+    rows = np.flatnonzero(mask)
+    position = np.full(mask.shape[0], -1)
+    position[rows] = np.arange(rows.shape[0])
+    keep = mask[local.rows]
+    jumps, differences = local.jumps[keep], local.differences[keep]
+    entry_rows = position[local.rows[keep]]
+    row_weight = np.ones(rows.shape[0]) if local.weights is None else local.weights[rows]
+    ranks = local.ranks[rows]
+    effects, counts, means, jump_weight = _level_curves(local.n_jumps, jumps, differences, row_weight[entry_rows],
+                                                        ranks, row_weight)
+    deviations = (differences - means[jumps]) ** 2 * row_weight[entry_rows][:, None]
+    spread = np.stack([np.bincount(jumps, deviations[:, j], minlength=local.n_jumps)
+                       for j in range(differences.shape[1])], axis=1)
+    local_sd = np.sqrt(accumulate.local_means(spread, jump_weight))
+    replicates = replicate_counts = None
+    if n_bootstrap:
+        probabilities = row_weight / row_weight.sum()
+        parts = []
+        for start in range(0, n_bootstrap, REPLICATES_PER_BATCH):
+            size = min(REPLICATES_PER_BATCH, n_bootstrap - start)
+            drawn = rng.multinomial(rows.shape[0], probabilities, size=size).astype(float)
+            parts.append(_level_curves(local.n_jumps, jumps, differences, drawn[:, entry_rows], ranks, drawn))
+        replicates = np.concatenate([p[0] for p in parts])
+        replicate_counts = np.concatenate([p[1] for p in parts])
+    return RegionCurve(effects, counts, local_sd, jump_weight == 0, replicates, replicate_counts)

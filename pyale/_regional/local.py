@@ -81,3 +81,39 @@ def finite_differences(plan: Plan, frame, caller, *, edges: np.ndarray | None = 
     differences[rows] = entries.values
     bins[rows] = entries.groups
     return axis.edges, bins, differences
+
+
+@dataclass(frozen=True)
+class LevelEffects:
+    """A categorical feature's levels (in the order used) and its local differences, jump by jump.
+
+    Entry ``e`` is row ``rows[e]`` moved across jump ``jumps[e]`` (from
+    level ``jumps[e]`` to the next): ``differences[e] = f(upper level) -
+    f(lower level)``, the other columns held.  Every row at either level of
+    a jump gives one entry for it (ALEPlot's two directions, effector's
+    two-sided differences).  ``ranks[i]`` is row i's level (its position in
+    ``levels``).
+    """
+
+    name: object
+    levels: tuple
+    ranks: np.ndarray
+    rows: np.ndarray
+    jumps: np.ndarray
+    differences: np.ndarray
+    weights: np.ndarray | None = None
+
+    @property
+    def n_jumps(self) -> int:
+        return len(self.levels) - 1
+
+
+def level_differences(plan: Plan, frame, caller, *, rows_per_call: int | None = None) -> LevelEffects:
+    """Every entry of a categorical plan's map stage (the levels in the plan's order)."""
+    axis = plan.axes[0]
+    entries = plan.convention.block_entries(plan, frame, caller, rows_per_call=rows_per_call)
+    local, centre = entries["local"], entries["centre"]
+    ranks = np.empty(frame.shape[0], dtype=np.int64)
+    ranks[centre.row_positions()] = centre.groups
+    levels = tuple(axis.levels[i] for i in axis.order)
+    return LevelEffects(axis.name, levels, ranks, local.row_positions(), local.groups, local.values)

@@ -98,8 +98,10 @@ class RegionalResult:
         ``"ale"`` (finite differences) or ``"gradient"`` (the model's derivatives).
     search : str
         ``"node"`` or ``"level"`` (see :func:`pyale.regional`).
-    edges : numpy.ndarray
-        The common grid: interval edges of the feature, from all rows (with
+    edges : numpy.ndarray or None
+        The common grid: interval edges of the feature, from all rows (None
+        for a categorical feature, whose levels are each region's
+        ``result.grid[0]``; with
         ``binning``, the root's intervals; each region's own are its
         ``result.grid[0]``).
     regions : tuple of Region

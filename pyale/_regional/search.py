@@ -36,8 +36,6 @@ from typing import Callable
 
 import numpy as np
 
-from .criterion import UNDEFINED
-
 __all__ = ["SearchRules", "Node", "grow_nodewise", "grow_levelwise"]
 
 
@@ -130,7 +128,7 @@ def grow_levelwise(candidates: list, n_rows: int, n_columns: int, score: Callabl
     root_score = score(root)
     nodes = [Node(0, None, 0, (), root, size(root), root_score)]
     levels = []  # per level: the scored split over the previous level's nodes
-    masks, heter = [root], root_score
+    masks = [root]
     for _ in range(min(rules.max_depth, n_columns)):
         if any(size(m) < rules.min_samples_leaf for m in masks):
             break
