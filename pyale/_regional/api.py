@@ -198,18 +198,6 @@ def regional(
     >>> [leaf.rule for leaf in res.leaves]
     ['x3 < -0.000197958', 'x3 >= -0.000197958']
     """
-    if binning is not None and method != "gradient":
-        raise ValueError(f"The 'binning' parameter of {_CALLER} re-bins each region's derivatives; it needs "
-                         f"method='gradient'. Got method={method!r}.")
-    binning = check_binning(binning, n_intervals, grid, caller=_CALLER)
-    job, local = _local_effects(
-        model, X, feature, method=method, jacobian=jacobian, grid=grid,
-        n_intervals=None if binning is not None else n_intervals, level_order=level_order,
-        response=response, response_method=response_method, sample_weight=sample_weight, ci_level=ci_level,
-        max_rows_per_call=max_rows_per_call, feature_names=feature_names)
-    if isinstance(local, LevelEffects) and binning is not None:
-        raise ValueError(f"The 'binning' parameter of {_CALLER} applies to a numeric feature; "
-                         f"{local.name!r} is categorical.")
     search = check_choice(search, _SEARCHES, param="search", caller=_CALLER)
     rules = SearchRules(
         max_depth=check_int(max_depth, param="max_depth", caller=_CALLER, minimum=0),
@@ -221,8 +209,20 @@ def regional(
     level_limit = check_int(level_limit, param="level_limit", caller=_CALLER, minimum=0)
     n_bootstrap = check_int(n_bootstrap, param="n_bootstrap", caller=_CALLER, minimum=0)
     random_state = check_random_state(random_state, caller=_CALLER)
-    names = _conditioning_names(job.X, local.name, conditioning)
-    columns = [read_conditioning(job.X[name], level_limit=level_limit, caller=_CALLER) for name in names]
+    if binning is not None and method != "gradient":
+        raise ValueError(f"The 'binning' parameter of {_CALLER} re-bins each region's derivatives; it needs "
+                         f"method='gradient'. Got method={method!r}.")
+    binning = check_binning(binning, n_intervals, grid, caller=_CALLER)
+    job, local = _local_effects(
+        model, X, feature, method=method, jacobian=jacobian, grid=grid,
+        n_intervals=None if binning is not None else n_intervals, level_order=level_order,
+        response=response, response_method=response_method, sample_weight=sample_weight, ci_level=ci_level,
+        max_rows_per_call=max_rows_per_call, feature_names=feature_names, conditioning=conditioning,
+        level_limit=level_limit)
+    if isinstance(local, LevelEffects) and binning is not None:
+        raise ValueError(f"The 'binning' parameter of {_CALLER} applies to a numeric feature; "
+                         f"{local.name!r} is categorical.")
+    names, columns = job.conditioning
     candidates = [split for column in columns for split in candidate_splits(column, n_positions)]
 
     weights = job.weights
@@ -292,8 +292,10 @@ def _positive(value, param: str) -> float:
 
 
 def _local_effects(model, X, feature, *, method, jacobian, grid, n_intervals, level_order, response,
-                   response_method, sample_weight, ci_level, max_rows_per_call, feature_names):
-    """The checked data and each row's local effect of the feature (one ALE's model calls)."""
+                   response_method, sample_weight, ci_level, max_rows_per_call, feature_names, conditioning,
+                   level_limit):
+    """The checked data (and conditioning columns, read before any model call) and each row's local effect
+    of the feature (one ALE's model calls)."""
     if is_engine_frame(X):
         raise TypeError(
             f"The 'X' parameter of {_CALLER} must hold its rows in memory: the search for regions reads every "
@@ -313,6 +315,9 @@ def _local_effects(model, X, feature, *, method, jacobian, grid, n_intervals, le
                grid=None, level_order=level_order, max_rows_per_call=max_rows_per_call, feature_names=feature_names,
                sample_weight=sample_weight, ci_level=ci_level, y=None)
     names, kind, plan = job.planned[0]
+    split_names = _conditioning_names(job.X, names[0], conditioning)
+    job.conditioning = (split_names, [read_conditioning(job.X[name], level_limit=level_limit, caller=_CALLER)
+                                      for name in split_names])
     if kind == "categorical":
         if method == "gradient" or grid is not None:
             raise ValueError(f"The '{'method' if method == 'gradient' else 'grid'}' parameter of {_CALLER} applies "
