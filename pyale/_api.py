@@ -363,7 +363,8 @@ def ale(
         ``width * mean derivative`` per interval, and the heterogeneity is
         the width times the derivatives' standard deviation.  X must be all
         numeric; categorical features and pairs still use finite differences.
-        In-memory frames, ``conventions`` "aleplot" or "iml".
+        ``conventions`` "aleplot" or "iml"; on a Dask, Spark or polars lazy
+        frame the Jacobian is taken block by block where the rows live.
     jacobian : callable, "torch" or "jax", optional
         With ``method="gradient"``: ``jacobian(array) -> array`` of shape
         ``(n, p)``, the derivative of the (single) output with respect to
@@ -380,7 +381,10 @@ def ale(
         the same edges as effector 0.6.0).  The local effects are the
         derivatives with ``method="gradient"``, else the secants across the
         grid's cells (one extra pass).  Chosen on the full data (weighted
-        with ``sample_weight``); bootstrap replicates keep them.
+        with ``sample_weight``); bootstrap replicates keep them.  Numeric
+        main effects only (categorical features keep one jump per pair of
+        neighbouring levels, pairs the convention's grid); in-memory frames
+        only for now.
 
     Returns
     -------

@@ -12,7 +12,7 @@ import sys
 
 import numpy as np
 import pytest
-from numpy.testing import assert_array_equal
+from numpy.testing import assert_allclose, assert_array_equal
 
 import pyale
 from pyale._core.binning import find_edges
@@ -53,6 +53,18 @@ def test_bin_search_alone(path):
     limits = np.asarray(fixture["effector"]["limits"])
     assert_array_equal(edges[:-1], limits[:-1])
     assert edges[-1] == X[:, case["feature"]].max()
+
+
+@pytest.mark.parametrize("path", [p for p in FIXTURES if load(p)["case"]["method"] != "ale"], ids=lambda p: p.stem)
+def test_effector_centring_from_pyale_result(path):
+    """docs/rhale.md's recipe: effector's "zero_integral" curve from pyale's result."""
+    fixture = load(path)
+    res = pyale_result(fixture, effector_cases.model_predict(fixture["case"]["model"]))
+    grid, curve = res.grid[0], res.effects[:, 0] - res.effects[0, 0]
+    points = np.linspace(grid[0], grid[-1], 30)  # effector: helpers.NOF_INTERNAL_POINTS
+    mid = (points[:-1] + points[1:]) / 2
+    centred = curve - np.mean(np.interp(mid, grid, curve))
+    assert_allclose(centred, fixture["effector"]["centred_at_limits"], rtol=1e-9, atol=1e-12)
 
 
 def test_every_fixture_ran():

@@ -69,6 +69,13 @@ def test_torch_module_autograd(dtype_name):
     assert np.isfinite(auto[0].statistics.to_numpy(dtype=float)).all()  # predictions through the module
 
 
+def test_torch_module_with_two_outputs_is_refused():
+    torch = _require("torch")
+    net = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh(), torch.nn.Linear(4, 2))
+    with pytest.raises(ValueError, match=r"one output per row; the model returned shape \(400, 2\)"):
+        pyale.ale(net, _frame(), "a", method="gradient")
+
+
 def test_torch_finite_differences_of_a_module():
     """A module's finite-difference ALE (model called on float arrays) agrees with its gradient ALE on a fine grid."""
     torch = _require("torch")

@@ -216,7 +216,7 @@ def rhale_plans(planned: list, X: pd.DataFrame, weights, *, on_engine: bool, con
     if method != "gradient" and binning is None:
         return planned
     what = "method='gradient'" if method == "gradient" else "binning"
-    if on_engine:
+    if on_engine and binning is not None:
         raise ValueError(
             f"The {what!s} option of {caller_name} works on in-memory frames only for now; collect the rows "
             "into pandas first (polars: .collect(), Dask: .compute(), Spark: .toPandas())."

@@ -51,6 +51,7 @@ def _torch_jacobian(model) -> Callable[[np.ndarray], np.ndarray]:
         inputs = torch.tensor(values, dtype=dtype, requires_grad=True)
         with torch.enable_grad():
             outputs = model(inputs)
+            _one_output(tuple(outputs.shape), values.shape[0])
             (grad,) = torch.autograd.grad(outputs.sum(), inputs)
         return grad.detach().cpu().numpy().astype(np.float64)
 
@@ -61,7 +62,21 @@ def _jax_jacobian(model) -> Callable[[np.ndarray], np.ndarray]:
     import jax
 
     grad = jax.grad(lambda values: model(values).sum())
-    return lambda values: np.asarray(grad(values), dtype=np.float64)
+
+    def jacobian(values: np.ndarray) -> np.ndarray:
+        _one_output(tuple(jax.eval_shape(model, values).shape), values.shape[0])
+        return np.asarray(grad(values), dtype=np.float64)
+
+    return jacobian
+
+
+def _one_output(shape: tuple, n_rows: int) -> None:
+    """Refuse a model with several outputs: the gradient of their sum would mix them."""
+    if shape not in ((n_rows,), (n_rows, 1)):
+        raise ValueError(
+            f"method='gradient' explains a model with one output per row; the model returned shape {shape} "
+            f"for {n_rows} rows. Wrap it to return the output to explain."
+        )
 
 
 def jacobian_function(model: object, jacobian: object, *, caller: str) -> Callable[[np.ndarray], np.ndarray]:
