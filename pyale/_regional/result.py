@@ -20,7 +20,7 @@ class Region:
     Attributes
     ----------
     index : int
-        Position in :attr:`RegionalResult.regions` (0 is all rows).
+        Position in ``RegionalResult.regions`` (0 is all rows).
     parent : int or None
         The region it was split from.
     depth : int
@@ -201,7 +201,7 @@ class RegionalResult:
         return pd.concat(parts, ignore_index=True)
 
     def region_of(self, X: pd.DataFrame) -> np.ndarray:
-        """The leaf each row of ``X`` falls into (its index in :attr:`regions`).
+        """The leaf each row of ``X`` falls into (its index in ``regions``).
 
         Parameters
         ----------
