@@ -21,6 +21,11 @@ Predictor, FeatureEffect, FeatureEffects
 ALE
     R's ``ale::ALE`` (ale 0.5.0) with its ``get()`` tables, bootstrap bands and
     ALE statistics.
+ModelBoot
+    R's ``ale::ModelBoot``: the model refitted on R's resamples, with its ALE,
+    bootstrap-validated (.632) performance and coefficient tables.
+invert_probs
+    R's ``ale::invert_probs``: an ALE of probabilities for the complementary outcome.
 regional, RegionalResult, Region
     Regional effects: the rows split on other columns where a feature's local
     effects disagree (effector 0.6.0's ``find_regions``), with the feature's
@@ -40,6 +45,8 @@ from ._results import ALEPlotResult, PDPlotResult
 from ._core.calls import PredictionError
 from ._iml import FeatureEffect, FeatureEffects, Predictor
 from ._alepkg.ale import ALE
+from ._alepkg.boot import ModelBoot
+from ._alepkg.invert import invert_probs
 from ._regional import Region, RegionalResult, regional
 from ._core.binning import HeterogeneityBinning
 
@@ -58,6 +65,8 @@ __all__ = [
     "FeatureEffect",
     "FeatureEffects",
     "ALE",
+    "ModelBoot",
+    "invert_probs",
     "regional",
     "RegionalResult",
     "Region",

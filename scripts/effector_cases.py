@@ -87,11 +87,24 @@ def _kinked_jac(x):
     return y
 
 
+def _discrete_kink(x):
+    """On x1 in 0..10: a slope of 1 up to 6, then 1 + (1 + x2) (heterogeneous): x1 + (x1 - 6)_+ (1 + x2) + x3."""
+    return x[:, 0] + np.maximum(x[:, 0] - 6, 0) * (1 + x[:, 1]) + x[:, 2]
+
+
+def _discrete_kink_jac(x):
+    y = np.ones_like(x)
+    y[:, 0] = 1 + (x[:, 0] > 6) * (1 + x[:, 1])
+    y[:, 1] = np.maximum(x[:, 0] - 6, 0)
+    return y
+
+
 MODELS = {
     "conditional_interaction": (_conditional_interaction, _conditional_interaction_jac),
     "four_regions": (_four_regions, _four_regions_jac),
     "product": (_product, _product_jac),
     "kinked": (_kinked, _kinked_jac),
+    "discrete_kink": (_discrete_kink, _discrete_kink_jac),
 }
 
 
@@ -114,13 +127,15 @@ def make_data(kind: str, n: int, seed: int) -> np.ndarray:
         return rng.uniform(-1, 1, size=(n, 3))
     if kind == "uniform4":
         return rng.uniform(-1, 1, size=(n, 4))
+    if kind == "discrete3":  # x1 on the integers 0..10: heterogeneity-aware edges fall on data values
+        return np.column_stack([rng.integers(0, 11, n).astype(float), rng.uniform(-1, 1, size=(n, 2))])
     if kind == "correlated":
         x1 = rng.uniform(-1, 1, n)
         return np.column_stack([x1, x1 + rng.normal(0, 0.3, n), rng.uniform(-1, 1, n)])
     raise ValueError(kind)
 
 
-DATA = ("uniform3", "uniform4", "correlated")
+DATA = ("uniform3", "uniform4", "correlated", "discrete3")
 
 
 # -- closed-form ALE (uncentred, 0 at the feature's lower bound -1), for the convergence tests
@@ -163,6 +178,8 @@ CASES = [
     ("kinked_x1_dp", "kinked", "uniform3", 1200, 6, 0, "dp", {"max_intervals": 20}),
     ("kinked_x1_agglo", "kinked", "uniform3", 1200, 6, 0, "agglomerative", {"max_intervals": 20}),
     ("kinked_x1_dp_fine", "kinked", "uniform3", 3000, 7, 0, "dp", {"max_intervals": 60, "min_rows": 5}),
+    ("kinked_discrete_x1_dp", "discrete_kink", "discrete3", 900, 8, 0, "dp", {"max_intervals": 20}),
+    ("kinked_discrete_x1_agglo", "discrete_kink", "discrete3", 900, 8, 0, "agglomerative", {"max_intervals": 10}),
     ("ci_x1_dale", "conditional_interaction", "uniform3", 800, 1, 0, "dale", {"n_intervals": 20}),
     ("product_x1_dale", "product", "correlated", 1000, 5, 0, "dale", {"n_intervals": 15}),
     ("kinked_x3_dale", "kinked", "uniform3", 1200, 6, 2, "dale", {"n_intervals": 10}),

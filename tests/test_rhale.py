@@ -237,6 +237,9 @@ ERRORS = [
     (dict(binning=pyale.HeterogeneityBinning(), n_intervals=5), ValueError,
      "The 'n_intervals' parameter of ale cannot be combined with binning="),
     (dict(binning="dp", conventions="ale"), ValueError, "cannot follow conventions='ale'"),
+    (dict(binning="dp", n_intervals=5000), ValueError,
+     "The 'n_intervals' parameter of ale must be <= 1000 with binning='dp' (the candidate grid of the bin "
+     "search). Got 5000 instead."),
 ]
 
 
@@ -261,6 +264,9 @@ def test_error_constant_column_for_binning():
 @pytest.mark.parametrize("kwargs,error,message", [
     (dict(search="best"), ValueError, "The 'search' parameter of HeterogeneityBinning must be one of"),
     (dict(max_intervals=0), ValueError, "The 'max_intervals' parameter of HeterogeneityBinning must be an int >= 1. Got 0"),
+    (dict(max_intervals=10**6), ValueError,
+     "The 'max_intervals' parameter of HeterogeneityBinning must be an int <= 1000 (the search holds a (K + 1) x "
+     "(K + 1) cost matrix and takes about K^3 steps). Got 1000000 instead."),
     (dict(max_intervals=2.5), TypeError, "The 'max_intervals' parameter of HeterogeneityBinning must be an int"),
     (dict(min_rows=1), ValueError, "The 'min_rows' parameter of HeterogeneityBinning must be an int >= 2. Got 1"),
     (dict(discount=float("nan")), TypeError, "The 'discount' parameter of HeterogeneityBinning must be a finite"),

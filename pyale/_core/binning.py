@@ -52,6 +52,8 @@ __all__ = ["BIG_M", "HeterogeneityBinning", "bin_cost_matrix", "dp_edges", "aggl
 BIG_M = 1e8
 
 _SEARCHES = {"dp": "dp", "agglomerative": "agglomerative", "greedy": "agglomerative"}
+#: The most candidate cells: the searches hold a (K + 1) x (K + 1) cost matrix and take about K^3 steps.
+MAX_CANDIDATES = 1000
 
 
 class NoBinningError(ValueError):
@@ -72,7 +74,7 @@ class HeterogeneityBinning:
     max_intervals : int, default 20
         ``K``: cells of the uniform candidate grid over ``[min(x), max(x)]``,
         and so the most intervals the result can have (effector's
-        ``max_nof_bins`` / ``init_nof_bins``).
+        ``max_nof_bins`` / ``init_nof_bins``); at most 1000.
     min_rows : int, default 2
         An interval with fewer rows (with weights: their sum, in rows of the
         smallest positive weight) costs
@@ -93,8 +95,8 @@ class HeterogeneityBinning:
     References
     ----------
     Gkolemis, V., Dalamagas, T., Ntoutsi, E. and Diou, C. (2023). RHALE:
-    Robust and Heterogeneity-aware Accumulated Local Effects. *ECAI 2023*,
-    859-866.  effector 0.6.0, ``effector.axis_partitioning``.
+    Robust and Heterogeneity-aware Accumulated Local Effects. *ECAI 2023*.
+    effector 0.6.0, ``effector.axis_partitioning``.
 
     Examples
     --------
@@ -125,6 +127,12 @@ class HeterogeneityBinning:
                     f"The '{name}' parameter of HeterogeneityBinning must be an int >= {low}. Got {value!r} instead."
                 )
             object.__setattr__(self, name, int(value))
+        if self.max_intervals > MAX_CANDIDATES:
+            raise ValueError(
+                f"The 'max_intervals' parameter of HeterogeneityBinning must be an int <= {MAX_CANDIDATES} (the "
+                f"search holds a (K + 1) x (K + 1) cost matrix and takes about K^3 steps). Got "
+                f"{self.max_intervals!r} instead."
+            )
         discount = self.discount
         if isinstance(discount, bool) or not isinstance(discount, (int, float, np.integer, np.floating)) \
                 or not np.isfinite(discount):
@@ -331,6 +339,11 @@ def check_binning(binning: object, n_intervals: object, grid: object, *, caller:
     if isinstance(binning, str) and binning in _SEARCHES:
         if n_intervals is None or (isinstance(n_intervals, str) and n_intervals == "auto"):
             return HeterogeneityBinning(binning)
+        if int(n_intervals) > MAX_CANDIDATES:
+            raise ValueError(
+                f"The 'n_intervals' parameter of {caller} must be <= {MAX_CANDIDATES} with binning={binning!r} (the "
+                f"candidate grid of the bin search). Got {n_intervals!r} instead."
+            )
         return HeterogeneityBinning(binning, max_intervals=int(n_intervals))  # checked by the front-end: whole
     raise ValueError(
         f"The 'binning' parameter of {caller} must be None, one of {sorted(_SEARCHES)} or a "

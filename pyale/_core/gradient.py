@@ -30,6 +30,7 @@ main-effect plans of a call by plans on those intervals.
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
@@ -39,10 +40,43 @@ from .binning import HeterogeneityBinning, NoBinningError, find_edges
 from .conventions.base import Convention
 from .features import read_feature
 from .jacobians import jacobian_function
-from .local import Entries, Plan
-from .main_effect import numeric_axis
+from .local import Entries, NumericAxis, Plan
 
 __all__ = ["JacobianTable", "GradientRule", "METHODS", "heterogeneity_plans", "rhale_plans", "secant_local_effects"]
+
+
+def left_closed_bins(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """Interval of each value for intervals ``[edges[k], edges[k + 1])``, the maximum in the last; -1 outside.
+
+    As the bin search counts rows, and as effector assigns them (``np.digitize``).
+    """
+    bins = np.searchsorted(edges, values, side="right") - 1
+    bins[values == edges[-1]] = edges.shape[0] - 2
+    bins[(values < edges[0]) | (values > edges[-1])] = -1
+    return bins
+
+
+@dataclass(frozen=True)
+class SearchedAxis(NumericAxis):
+    """Heterogeneity-aware intervals ``[z[k], z[k + 1])`` (the maximum in the last), as the search counted rows.
+
+    Every other numeric axis is right-closed (R's ``cut``); these intervals
+    hold the rows the bin search weighed when it chose them, and the rows
+    effector puts in them.
+    """
+
+    def bins(self, block: pd.DataFrame) -> np.ndarray:
+        if self.known is not None and self.known[0] is block:
+            return self.known[1]
+        return left_closed_bins(block[self.name].to_numpy(dtype=float, na_value=np.nan), self.edges)
+
+
+def searched_axis(frame: pd.DataFrame, feature, edges: np.ndarray) -> SearchedAxis:
+    """The axis of heterogeneity-aware ``edges`` over ``frame``'s column (bins and counts computed once)."""
+    bins = left_closed_bins(feature.values, edges)
+    counts = np.bincount(bins[bins >= 0], minlength=edges.shape[0] - 1)
+    known = (frame, bins, counts if (bins >= 0).all() else None)
+    return SearchedAxis(feature.name, edges, counts > 0, known=known)
 
 
 class JacobianTable:
@@ -194,7 +228,7 @@ def heterogeneity_plans(planned: list, X: pd.DataFrame, *, weights, caller, binn
                 edges = find_edges(values, local, binning, weights=weights, label=label)
             except NoBinningError as exc:
                 raise ValueError(f"The 'binning' parameter of {caller_name}: {exc}") from None
-            axis = numeric_axis(X, feature, edges)
+            axis = searched_axis(X, feature, edges)
         convention = plan.convention if table is None else GradientRule(plan.convention, table)
         out.append((names, kind, dataclasses.replace(plan, axes=(axis,), convention=convention)))
     return out

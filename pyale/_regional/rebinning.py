@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._core.binning import HeterogeneityBinning, NoBinningError, find_edges
-from .._rbase import bin_right_closed
+from .._core.gradient import left_closed_bins
 from .criterion import UNDEFINED, heterogeneity
 from .local import LocalEffects
 
@@ -42,8 +42,8 @@ class RegionBins:
 
     @staticmethod
     def bins(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
-        bins = bin_right_closed(values, edges)
-        return np.clip(bins, 0, edges.shape[0] - 2)
+        """``[z[k], z[k + 1])``, the maximum in the last: the rows the bin search weighed (and effector's)."""
+        return np.clip(left_closed_bins(values, edges), 0, edges.shape[0] - 2)
 
     def score(self, mask: np.ndarray, scale: float) -> float:
         edges = self.edges(mask)
