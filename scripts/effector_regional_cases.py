@@ -90,6 +90,10 @@ def make_data(kind: str, n: int, seed: int) -> np.ndarray:
         return rng.uniform(-1, 1, (n, 3))
     if kind == "uniform4":
         return rng.uniform(-1, 1, (n, 4))
+    if kind == "integers_first3":
+        x = rng.uniform(-1, 1, (n, 3))
+        x[:, 0] = rng.integers(0, 15, n).astype(float)
+        return x
     if kind == "levels_first3":
         x = rng.uniform(-1, 1, (n, 3))
         x[:, 0] = rng.integers(0, 5, n).astype(float)
@@ -133,6 +137,8 @@ CASES = [
      "finder": "best", "settings": {}, "categorical_feature": True},
     {"name": "catfocus_ale_levelwise", "model": "level_square", "data": ["levels_first3", 300, 15], "method": "ale",
      "finder": "best_level_wise", "settings": {"max_depth": 3}, "categorical_feature": True},
+    {"name": "int_rhale_dp_best", "model": "conditional_interaction", "data": ["integers_first3", 600, 16],
+     "method": "rhale", "binning": "dp", "finder": "best", "settings": {}},
     {"name": "levels_rhale_dp_best", "model": "level_gate", "data": ["levels4", 500, 13],
      "method": "rhale", "binning": "dp", "finder": "best", "settings": {"max_depth": 1}},
 ]
