@@ -18,6 +18,9 @@ PredictionError
 Predictor, FeatureEffect, FeatureEffects
     iml's classes (``Predictor$new``, ``FeatureEffect$new``, ``FeatureEffects$new``)
     with iml's ``results`` tables.
+check_shape, ShapeCheck, materiality, Materiality, reason_codes, ReasonCodes
+    Verdicts from finished effects: shape checks with bootstrap verdicts,
+    materiality ranking with rank intervals, reason codes from main effects.
 ALE
     R's ``ale::ALE`` (ale 0.5.0) with its ``get()`` tables, bootstrap bands and
     ALE statistics.
@@ -26,6 +29,10 @@ ModelBoot
     bootstrap-validated (.632) performance and coefficient tables.
 invert_probs
     R's ``ale::invert_probs``: an ALE of probabilities for the complementary outcome.
+regional, RegionalResult, Region
+    Regional effects: the rows split on other columns where a feature's local
+    effects disagree (effector 0.6.0's ``find_regions``), with the feature's
+    ALE in each region.
 
 Everything else lives in private modules.  ``import pyale`` imports neither
 matplotlib nor rpy2.
@@ -43,6 +50,8 @@ from ._iml import FeatureEffect, FeatureEffects, Predictor
 from ._alepkg.ale import ALE
 from ._alepkg.boot import ModelBoot
 from ._alepkg.invert import invert_probs
+from ._verdicts import Materiality, ReasonCodes, ShapeCheck, check_shape, materiality, reason_codes
+from ._regional import Region, RegionalResult, regional
 from ._core.binning import HeterogeneityBinning
 
 __all__ = [
@@ -62,6 +71,15 @@ __all__ = [
     "ALE",
     "ModelBoot",
     "invert_probs",
+    "check_shape",
+    "ShapeCheck",
+    "materiality",
+    "Materiality",
+    "reason_codes",
+    "ReasonCodes",
+    "regional",
+    "RegionalResult",
+    "Region",
     "HeterogeneityBinning",
     "__version__",
 ]

@@ -21,6 +21,8 @@ scripts/make_modelboot_fixtures.py     reference/modelboot/        ale 0.5.0 in 
 scripts/make_ale_extra_fixtures.py     reference/ale_extra/        the same two ale libraries
 scripts/make_effector_fixtures.py      reference/effector/         no R: Python effector 0.6.0,
                                                                    run with $PYALE_EFFECTOR_PYTHON
+scripts/make_effector_regional_        reference/effector/         no R: Python effector 0.6.0,
+fixtures.py                            regional/                   run with $PYALE_EFFECTOR_PYTHON
 =====================================  ==========================  ===========================
 
 The effector generator runs with the Python named by ``PYALE_EFFECTOR_PYTHON``
@@ -55,9 +57,11 @@ GENERATORS = [
     ("make_modelboot_fixtures.py", []),  # ale 0.5.0 and 0.5.3 from their own R libraries
     ("make_ale_extra_fixtures.py", []),  # ale 0.5.0 and 0.5.3 as released, from their own R libraries
     ("make_effector_fixtures.py", []),  # Python's effector, with $PYALE_EFFECTOR_PYTHON
+    ("make_effector_regional_fixtures.py", []),  # Python's effector (find_regions), with $PYALE_EFFECTOR_PYTHON
 ]
 #: Generators that need no R, and the environment variable naming the Python that runs them.
-PYTHONS = {"make_effector_fixtures.py": "PYALE_EFFECTOR_PYTHON"}
+PYTHONS = {"make_effector_fixtures.py": "PYALE_EFFECTOR_PYTHON",
+           "make_effector_regional_fixtures.py": "PYALE_EFFECTOR_PYTHON"}
 
 
 def _missing_packages() -> tuple[str | None, list[str]]:
@@ -79,7 +83,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only-effector", action="store_true", help="only the effector fixtures (no R needed)")
     args = parser.parse_args(argv)
     if args.only_effector:
-        return _run("make_effector_fixtures.py")
+        for script in PYTHONS:
+            code = _run(script)
+            if code != 0:
+                return code
+        return 0
     problem, missing = _missing_packages()
     if problem:
         print(f"make_fixtures: {problem}", file=sys.stderr)

@@ -23,6 +23,7 @@ from .._core.features import read_feature
 from .._engines import engine_name, is_engine_frame
 from .._frames import Converted, as_pandas
 from .._present import register_display, rug_and_deciles
+from .._regional import RegionalResult
 from .panels import (band_limits, bar_labels, bars_height, constrain, draw_bars, draw_curve, draw_slopes, draw_surface,
                      horizontal_bars)
 
@@ -222,6 +223,43 @@ class ALEDisplay:
                 )
             values = _numeric_columns(results, frame)
         return cls(results, feature_values=values).plot(ax=ax, **plot_kw)
+
+    @classmethod
+    def from_regional(cls, regional: RegionalResult, *, leaves_only: bool = True, ax=None,
+                      **plot_kw) -> "ALEDisplay":
+        """Draw regional effects (:func:`pyale.regional`): one panel per region, its path in the title.
+
+        Parameters
+        ----------
+        regional : RegionalResult
+            What :func:`pyale.regional` returned.
+        leaves_only : bool, default True
+            Draw the leaves only (the regions that partition the rows); False
+            draws every region of the tree, the root (all rows) first.
+        ax : matplotlib Axes or array of Axes, optional
+            See :meth:`plot`.
+        **plot_kw
+            Passed to :meth:`plot` (``n_cols``, ``sharey``, ``band``, ...).
+
+        Returns
+        -------
+        ALEDisplay
+            With ``regions_``: the :class:`~pyale.Region` of each panel, in
+            order, and ``titles_``: their title texts.
+        """
+        if not isinstance(regional, RegionalResult):
+            raise TypeError("The 'regional' parameter of ALEDisplay.from_regional must be a RegionalResult (what "
+                            f"pyale.regional returns). Got {type(regional).__name__} instead.")
+        regions = regional.leaves if leaves_only else regional.regions
+        display = cls([r.result for r in regions]).plot(ax=ax, **plot_kw)
+        panels = [axis for axis in display.axes_.ravel() if axis is not None]
+        display.regions_ = tuple(regions)
+        display.titles_ = []
+        for axis, region in zip(panels, regions):
+            title = f"{region.rule}\nn = {region.size:g}, heterogeneity {region.heterogeneity:.3g}"
+            axis.set_title(title, fontsize="small")
+            display.titles_.append(title)
+        return display
 
     # ------------------------------------------------------------------ layout
 
