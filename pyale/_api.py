@@ -383,8 +383,9 @@ def ale(
         grid's cells (one extra pass).  Chosen on the full data (weighted
         with ``sample_weight``); bootstrap replicates keep them.  Numeric
         main effects only (categorical features keep one jump per pair of
-        neighbouring levels, pairs the convention's grid); in-memory frames
-        only for now.
+        neighbouring levels, pairs the convention's grid).  On a Dask, Spark
+        or polars lazy frame with ``method="gradient"`` only (the search is
+        then a sum over blocks, one more Jacobian pass).
 
     Returns
     -------
@@ -437,7 +438,7 @@ def ale(
     binning = check_binning(binning, n_intervals, grid, caller=_CALLER)
     adapter, caller = job.caller_for(array_model(model, jacobian if method == "gradient" else None), response,
                                      response_method)
-    job.planned = rhale_plans(job.planned, job.X, job.weights, on_engine=job.data is not None,
+    job.planned = rhale_plans(job.planned, job.X, job.weights, engine_data=job.data,
                               conventions=job.conventions, method=method, model=model, jacobian=jacobian,
                               binning=binning, caller=caller, max_rows=job.max_rows_per_call, caller_name=_CALLER)
     job.check_replicates(n_bootstrap, len(adapter.output_names or ()), caller_name=_CALLER)

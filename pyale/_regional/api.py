@@ -338,7 +338,7 @@ def _local_effects(model, X, feature, *, method, jacobian, grid, n_intervals, le
     adapter, caller = job.caller_for(array_model(model, jacobian) if method == "gradient" else model, response,
                                      response_method)
     if method == "gradient" or jacobian is not None:
-        job.planned = rhale_plans(job.planned, job.X, job.weights, on_engine=False, conventions="aleplot",
+        job.planned = rhale_plans(job.planned, job.X, job.weights, engine_data=None, conventions="aleplot",
                                   method=method, model=model, jacobian=jacobian, binning=None, caller=caller,
                                   max_rows=max_rows_per_call, caller_name=_CALLER)
         plan = job.planned[0][2]
