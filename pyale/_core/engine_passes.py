@@ -28,7 +28,7 @@ import pandas as pd
 
 from .._engines.columns import level_codes, numeric_values
 from .._rbase import bin_right_closed
-from .bootstrap import CHUNK, make_draws
+from .bootstrap import make_draws
 from .calls import PredictionError
 from .estimate import estimate
 from .features import Feature
@@ -84,53 +84,12 @@ def probe(caller, rows: pd.DataFrame, explain=None) -> None:
 
 # ----------------------------------------------------------------------------- the estimate
 def engine_estimate(data, plans, caller, *, draws=None, chunk_weights=None, rows_per_call=None):
-    """:func:`~pyale._core.estimate.estimate` on the engine (weights from the weight column)."""
-    return estimate(data.rows, plans, caller, weight_column=data.weight, draws=draws, chunk_weights=chunk_weights,
-                    rows_per_call=rows_per_call)
+    """:func:`~pyale._core.estimate.estimate` over the rows of ``data`` (a frame's or an engine's), with its weights."""
+    return estimate(data.rows, plans, caller, weights=data.block_weights, weight_column=data.weight, draws=draws,
+                    chunk_weights=chunk_weights, rows_per_call=rows_per_call)
 
 
 # ----------------------------------------------------------------------------- bootstrap
-def _chunk_block(block, offset, *, column):
-    """Totals of the chunks inside the block; the pieces of the chunks it shares with other blocks."""
-    weights = numeric_values(block[column])
-    n = weights.shape[0]
-    totals, pieces = {}, {}
-    if n == 0:
-        return totals, pieces
-    for chunk in range(offset // CHUNK, (offset + n - 1) // CHUNK + 1):
-        lo = chunk * CHUNK
-        a, b = max(lo, offset) - offset, min(lo + CHUNK, offset + n) - offset
-        if lo >= offset and b - a == CHUNK:
-            totals[chunk] = float(np.add.reduceat(weights[a:b], [0])[0])
-        else:
-            pieces[chunk] = [(offset + a, weights[a:b].copy())]
-    return totals, pieces
-
-
-def _chunk_combine(x, y):
-    totals = {**x[0], **y[0]}
-    pieces = dict(x[1])
-    for chunk, parts in y[1].items():
-        pieces[chunk] = pieces.get(chunk, []) + parts
-    return totals, pieces
-
-
-@dataclass(frozen=True)
-class ChunkWeights:
-    """The weights of the chunks that blocks share (``chunk -> weights``), for weighted draws."""
-
-    shared: dict
-
-    def __call__(self, chunk: int) -> np.ndarray:
-        try:
-            return self.shared[chunk]
-        except KeyError:
-            raise RuntimeError(
-                f"Bootstrap chunk {chunk} is cut by a block boundary that the pass over the weights did not "
-                "see: the data's partitions changed between passes. Persist the data first."
-            ) from None
-
-
 def _keep_positive(engine: str, column) -> str:
     """How to keep the rows of positive weight, in the words of the engine passed."""
     if engine.startswith("polars"):
@@ -141,7 +100,7 @@ def _keep_positive(engine: str, column) -> str:
 
 
 def engine_draws(data, n_bootstrap: int, random_state, *, caller: str):
-    """``(BootstrapDraws, chunk_weights)`` for the engine's rows, the same as the pandas path's."""
+    """``(BootstrapDraws, chunk_weights)`` for the rows of ``data`` (a frame's or an engine's: the same draws)."""
     if data.filtered:
         raise ValueError(
             f"The 'n_bootstrap' parameter of {caller} needs every row of a {data.rows.name} to take "
@@ -151,16 +110,8 @@ def engine_draws(data, n_bootstrap: int, random_state, *, caller: str):
     n = data.n_rows
     if data.equal_weights:
         return make_draws(n, n_bootstrap, random_state), None
-    totals, pieces = data.rows.map_reduce(functools.partial(_chunk_block, column=data.weight), _chunk_combine,
-                                          columns=[data.weight]) or ({}, {})
-    n_chunks = -(-n // CHUNK)
-    shared = {}
-    for chunk, parts in pieces.items():
-        weights = np.concatenate([w for _, w in sorted(parts, key=lambda part: part[0])])
-        shared[chunk] = weights
-        totals[chunk] = float(np.add.reduceat(weights, [0])[0])
-    chunk_totals = np.array([totals[c] for c in range(n_chunks)], dtype=float)
-    return make_draws(n, n_bootstrap, random_state, chunk_weights=chunk_totals), ChunkWeights(shared)
+    chunk_totals, chunk_weights = data.chunk_weights()
+    return make_draws(n, n_bootstrap, random_state, chunk_weights=chunk_totals), chunk_weights
 
 
 # ----------------------------------------------------------------------------- partial dependence

@@ -18,14 +18,13 @@ import numpy as np
 import pandas as pd
 
 from .._core.conventions import IML
-from .._core.engine_grid import EngineData, InsideRange
+from .._core.engine_grid import EngineData, InsideRange, open_engine
 from .._engines import as_engine, drop_column, engine_name, is_engine_frame
 from .._core.engine_passes import PDAxis, engine_estimate, pd_sums, probe, probe_rows
 from .._core.features import Feature
 from .._core.local import Plan
 from .._core.main_effect import MainEffect
 from .._core.pair_effect import PairEffect
-from .._engine_plans import open_engine
 from .._engines.columns import dtype_kind, level_codes
 from .pairs import categorical_pair_table, check_cells, numeric_pair_table
 from .tables import categorical_table, numeric_table, pd_grid, pd_results
