@@ -17,6 +17,7 @@ column of it.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
 import numpy as np
@@ -129,12 +130,44 @@ class FrameData:
                                    stacklevel=stacklevel, weights=self.weights)
 
     # -- axes
-    def numeric_axis(self, feature: Feature, edges: np.ndarray) -> NumericAxis:
-        """The axis with its bins and counts computed once (:func:`~pyale._core.main_effect.numeric_axis`)."""
-        return numeric_axis(self.frame, feature, edges)
+    def numeric_axis(self, feature: Feature, edges: np.ndarray, occupied: np.ndarray | None = None) -> NumericAxis:
+        """The axis with its bins and counts computed once (:func:`~pyale._core.main_effect.numeric_axis`).
+
+        ``occupied`` (an engine's intervals with rows) is not needed: the
+        whole column gives the counts.
+        """
+        return numeric_axis(self.frame, self._own(feature), edges)
 
     def level_axis(self, feature: Feature, order: np.ndarray) -> LevelAxis:
-        return level_axis(self.frame, feature, order)
+        return level_axis(self.frame, self._own(feature), order)
+
+    # -- restricted rows
+    def restricted(self, keep, keep_columns: Sequence = ()) -> "FrameData":
+        """The same data restricted to the rows ``keep(frame) -> mask`` accepts (itself when it accepts all).
+
+        A feature read from the unrestricted data may be handed to the
+        restricted data's axes: its values are taken at the rows kept.
+        """
+        mask = np.asarray(keep(self.frame), dtype=bool)
+        if mask.all():
+            return self
+        kept = np.flatnonzero(mask)
+        out = FrameData(self.frame.iloc[kept], caller=self.caller,
+                        weights=None if self.weights is None else self.weights[kept])
+        out._kept, out._parent_rows = kept, self.n_rows
+        return out
+
+    _kept = None
+    _parent_rows = None
+
+    def _own(self, feature: Feature) -> Feature:
+        """``feature`` at this data's rows (a feature of the unrestricted data taken at the rows kept)."""
+        column = feature.codes if feature.categorical else feature.values
+        if self._kept is None or column is None or column.shape[0] != self._parent_rows:
+            return feature
+        if feature.categorical:
+            return replace(feature, codes=feature.codes[self._kept], span=None)
+        return replace(feature, values=feature.values[self._kept], span=None)
 
 
 class _Slice:

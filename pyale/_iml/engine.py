@@ -2,34 +2,28 @@
 
 ``Predictor(data=ddf)`` keeps the frame and an
 :class:`~pyale._core.engine_grid.EngineData` of its features;
-``FeatureEffect`` then computes ALE (one feature or a pair, user grids
-included) and partial dependence (``method="pdp"``) on the engine, with
-iml's grids, level orders and tables, identical to pandas.  ICE curves are
-one curve per row, the size of the data itself: they are refused (collect
-the rows you want curves of into pandas first).
+``FeatureEffect`` computes ALE through the one path of :mod:`.run` (the
+same code as for pandas) and partial dependence (``method="pdp"``) here,
+with iml's grids and tables, identical to pandas.  ICE curves are one curve
+per row, the size of the data itself: they are refused (collect the rows
+you want curves of into pandas first).
 """
 
 from __future__ import annotations
 
 import functools
-import warnings
 
 import numpy as np
 import pandas as pd
 
-from .._core.conventions import IML
-from .._core.engine_grid import EngineData, InsideRange, open_engine
+from .._core.engine_grid import EngineData, open_engine
 from .._engines import as_engine, drop_column, engine_name, is_engine_frame
-from .._core.engine_passes import PDAxis, engine_estimate, pd_sums, probe, probe_rows
+from .._core.engine_passes import PDAxis, pd_sums, probe, probe_rows
 from .._core.features import Feature
-from .._core.local import Plan
-from .._core.main_effect import MainEffect
-from .._core.pair_effect import PairEffect
 from .._engines.columns import dtype_kind, level_codes
-from .pairs import categorical_pair_table, check_cells, numeric_pair_table
-from .tables import categorical_table, numeric_table, pd_grid, pd_results
+from .tables import pd_grid, pd_results
 
-__all__ = ["engine_predictor_data", "engine_kinds", "engine_features", "engine_run", "is_engine_frame"]
+__all__ = ["engine_predictor_data", "engine_kinds", "engine_run", "is_engine_frame"]
 
 _CALLER = "FeatureEffect"
 
@@ -61,55 +55,8 @@ def engine_kinds(data: EngineData) -> dict:
     return kinds
 
 
-def engine_features(data: EngineData, names) -> list[Feature]:
-    """The features as ``read_feature`` reads them, refusing one with a single value as pandas does."""
-    data.checks(list(names))
-    features = [data.feature(name, f"Feature {name!r}") for name in names]
-    for f in features:
-        single = len(f.levels) < 2 if f.categorical else not np.less(*data.value_range(f.name))
-        if single:
-            raise ValueError(
-                f"Feature {f.name!r} has a single value in the data; its effect is undefined "
-                "(iml: 'feature has only one unique value')."
-            )
-    return features
-
-
-def _order(data: EngineData, feature: Feature) -> np.ndarray:
-    return data.level_order(feature, None, caller=_CALLER, failure="iml 0.11.4 fails here", hint="", stacklevel=6)
-
-
-def _estimate(data: EngineData, plan: Plan, predict):
-    probe(predict, probe_rows(data))
-    (est,) = engine_estimate(data, [plan], predict)
-    return est
-
-
-def _edges(data: EngineData, feature: Feature, size: int, points) -> np.ndarray:
-    if points is None:
-        return data.edges([feature], IML, size, param="grid_size")[feature.name]
-    return np.unique(np.asarray(points, dtype=float))
-
-
-def _warn_outside(data: EngineData, inside: int, names: list) -> None:
-    total = data.n_rows
-    if inside == total:
-        return
-    if inside == 0:
-        raise ValueError(
-            "The 'grid_points' parameter of FeatureEffect leaves every row of the data outside "
-            "the grid; ALE needs rows within it."
-        )
-    warnings.warn(
-        f"{total - inside} of {total} rows lie outside grid_points of {', '.join(map(repr, names))} "
-        "and are left out of the ALE (iml 0.11.4 misuses them: see docs/deviations.md).",
-        UserWarning,
-        stacklevel=6,
-    )
-
-
 def engine_run(effect) -> pd.DataFrame:
-    """``FeatureEffect._run`` on the predictor's engine (sets ``effect.effect``)."""
+    """``FeatureEffect._run`` for partial dependence on the predictor's engine (ALE: :mod:`.run`)."""
     data: EngineData = effect.predictor.engine
     if effect.method in ("ice", "pdp+ice"):
         raise ValueError(
@@ -117,88 +64,7 @@ def engine_run(effect) -> pd.DataFrame:
             f"the data, so pyale does not compute it on a {data.engine.name}. Use method='pdp' or 'ale', or "
             "collect the rows you want curves of into pandas (e.g. ddf.sample(frac=...).compute())."
         )
-    if effect.method != "ale":
-        return _pd(effect, data)
-    predict = effect.predictor._bounded(effect.max_rows_per_call)
-    if effect.n_features == 2:
-        table, effect.effect = _pair(effect, data, predict)
-        return table
-    feature = effect._features[0]
-    if feature.categorical:
-        order = _order(data, feature)
-        est = _estimate(data, Plan((data.level_axis(feature, order),), IML), predict)
-        effect.effect = MainEffect(grid=tuple(feature.levels[i] for i in order), effects=est.effects,
-                                   counts=est.counts, local_effects=est.local_effects, level_order=order,
-                                   estimate=est)
-        return categorical_table(effect.effect, feature.name, effect._outputs_of())
-    edges = _edges(data, feature, effect.grid_size[0], effect.grid_points)
-    if edges.shape[0] < 2:
-        raise ValueError(f"Feature {feature.name!r} has a single grid value; ALE is undefined.")
-    occupied = None
-    if effect.grid_points is not None:
-        below, counts, above = data.interval_counts({feature.name: edges})[feature.name]
-        _warn_outside(data, int(counts.sum()), [feature.name])
-        occupied = counts > 0
-    plan = Plan((data.numeric_axis(feature, edges, occupied),), IML, empty_intervals="zero")
-    est = _estimate(data, plan, predict)
-    effect.effect = MainEffect(grid=edges, effects=est.effects, counts=est.counts, local_effects=est.local_effects,
-                               estimate=est)
-    return numeric_table(effect.effect, feature.name, edges, effect._outputs_of())
-
-
-def _pair(effect, data: EngineData, predict):
-    first, second = effect._features
-    points = effect.grid_points or [None, None]
-    sizes = effect.grid_size
-    if first.categorical and second.categorical:
-        raise ValueError(
-            f"FeatureEffect does not compute ALE for two categorical features ({first.name!r}, "
-            f"{second.name!r}); iml 0.11.4 stops with 'ALE for two categorical features is not yet "
-            "implemented.'"
-        )
-    if not first.categorical and not second.categorical:
-        edges1 = _edges(data, first, sizes[0], points[0])
-        edges2 = _edges(data, second, sizes[1], points[1])
-        inside, occupied = data, [None, None]
-        user = [(f, e) for f, e, p in ((first, edges1, points[0]), (second, edges2, points[1])) if p is not None]
-        if user:
-            keep = None
-            for f, e in user:
-                keep = InsideRange(f.name, float(e[0]), float(e[-1]), keep)
-            inside = data.restricted(keep, [f.name for f, _ in user])
-            _warn_outside(data, inside.n_rows, [f.name for f, _ in user])
-            found = inside.interval_counts({first.name: edges1, second.name: edges2})
-            occupied = [found[first.name][1] > 0, found[second.name][1] > 0]
-        check_cells(effect, inside.n_rows, (len(edges1) - 1, len(edges2) - 1), points, (first, second))
-        plan = Plan((data.numeric_axis(first, edges1, occupied[0]), data.numeric_axis(second, edges2, occupied[1])),
-                    IML)
-        est = _estimate(data, plan, predict)
-        pair = PairEffect(grid1=edges1, grid2=edges2, effects=est.effects, counts=est.counts,
-                          empty_cells=est.empty_cells, local_effects=est.local_effects, estimate=est)
-        return numeric_pair_table(pair, effect._outputs_of(), first.name, second.name, edges1, edges2), pair
-    cat, num = (first, second) if first.categorical else (second, first)
-    num_index = 1 if first.categorical else 0
-    edges = _edges(data, num, sizes[num_index], points[num_index])
-    inside, occupied = data, None
-    if points[num_index] is not None:
-        inside = data.restricted(InsideRange(num.name, float(edges[0]), float(edges[-1])), [num.name])
-        _warn_outside(data, inside.n_rows, [num.name])
-        occupied = inside.interval_counts({num.name: edges})[num.name][1] > 0
-        cat = inside.feature(cat.name, f"Feature {cat.name!r}")
-        if len(cat.levels) < 2:
-            raise ValueError(
-                f"Feature {cat.name!r} has a single level among the rows within the grid; ALE across "
-                "its levels is undefined."
-            )
-    cells = (len(cat.levels), len(edges) - 1) if first.categorical else (len(edges) - 1, len(cat.levels))
-    check_cells(effect, inside.n_rows, cells, points, (first, second))
-    order = _order(inside, cat)
-    plan = Plan((data.level_axis(cat, order), data.numeric_axis(num, edges, occupied)), IML)
-    est = _estimate(data, plan, predict)
-    pair = PairEffect(grid1=tuple(cat.levels[i] for i in order), grid2=edges, effects=est.effects,
-                      counts=est.counts, empty_cells=est.empty_cells, local_effects=est.local_effects,
-                      level_order=order, estimate=est)
-    return categorical_pair_table(pair, effect._outputs_of(), cat.name, num.name, edges), pair
+    return _pd(effect, data)
 
 
 # ----------------------------------------------------------------------------- partial dependence
