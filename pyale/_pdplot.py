@@ -22,7 +22,8 @@ from ._frames import as_pandas
 from ._core.engine_grid import open_engine
 from ._core.pairs import read_pair
 from ._engines import is_engine_frame
-from ._core.engine_passes import PDAxis, pd_sums, probe, probe_rows
+from ._core.engine_passes import probe, probe_rows
+from ._core.pd import PDAxis, pd_sums
 
 __all__ = ["PDPlot"]
 

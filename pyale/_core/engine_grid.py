@@ -46,7 +46,7 @@ from .._checks import type_label
 from .._engines import Engine, add_results, as_engine, column_checks, is_engine_object, level_order_summaries
 from .._engines import order_statistics_of
 from .._engines import smallest_positive_weight, weighted_order_statistics_of
-from .._engines.columns import numeric_values
+from .._engines.columns import level_codes, numeric_values
 from .._rbase import quantile_type1_positions
 from .._rbase.weighted import type1_targets
 from .bootstrap import CHUNK
@@ -519,6 +519,22 @@ class EngineData:
         return resolve_level_order(column, feature, requested, caller=caller, failure=failure, hint=hint,
                                    stacklevel=stacklevel, distances=distances)
 
+    def level_appearance(self, feature: Feature) -> np.ndarray:
+        """Level indices in order of first appearance in the rows (one pass)."""
+        levels = pd.Index(list(feature.levels), dtype=object)
+        found = self.rows.map_reduce(functools.partial(_appearance_block, name=feature.name, levels=levels),
+                                     _appearance_combine, columns=[feature.name]) or {}
+        return np.array(sorted(found, key=found.__getitem__), dtype=np.int64)
+
+    def layout(self, features: Sequence[Feature]) -> pd.DataFrame:
+        """An empty frame with the features' dtypes as the rows have them (categories united)."""
+        columns = {}
+        for f in features:
+            check = self.checks([f.name])[f.name]
+            dtype = check.categorical_dtype if isinstance(check.dtype, pd.CategoricalDtype) else check.dtype
+            columns[f.name] = pd.Series(dtype=dtype)
+        return pd.DataFrame(columns)
+
     # -- axes
     @staticmethod
     def numeric_axis(feature: Feature, edges: np.ndarray, occupied: np.ndarray | None = None) -> NumericAxis:
@@ -548,6 +564,19 @@ class _Both:
 
     def __call__(self, block):
         return self.first(block) & self.second(block)
+
+
+def _appearance_block(block, offset, *, name, levels):
+    codes = level_codes(block[name], levels)
+    present, first = np.unique(codes, return_index=True)
+    return {int(c): offset + int(i) for c, i in zip(present, first) if c >= 0}
+
+
+def _appearance_combine(a, b):
+    out = dict(a)
+    for code, position in b.items():
+        out[code] = min(out.get(code, position), position)
+    return out
 
 
 def interval_counts(rows: Engine, grids: dict) -> dict:

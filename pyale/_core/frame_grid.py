@@ -129,6 +129,15 @@ class FrameData:
         return resolve_level_order(self.frame, feature, requested, caller=caller, failure=failure, hint=hint,
                                    stacklevel=stacklevel, weights=self.weights)
 
+    def level_appearance(self, feature: Feature) -> np.ndarray:
+        """Level indices in order of first appearance in the rows."""
+        _, first = np.unique(feature.codes, return_index=True)
+        return feature.codes[np.sort(first)]
+
+    def layout(self, features: Sequence[Feature]) -> pd.DataFrame:
+        """A frame with the features' columns as the rows have them: the frame itself."""
+        return self.frame
+
     # -- axes
     def numeric_axis(self, feature: Feature, edges: np.ndarray, occupied: np.ndarray | None = None) -> NumericAxis:
         """The axis with its bins and counts computed once (:func:`~pyale._core.main_effect.numeric_axis`).

@@ -13,12 +13,10 @@ import pandas as pd
 
 from .. import _present
 from .._progress import check_progress, feature_progress
-from .._core.estimate import require_finite_effects
 from .._core.frame_grid import FrameData
-from .tables import check_feature_names, pd_grid, pd_results
+from .tables import check_feature_names
 from .predictor import Predictor
-from .engine import engine_run
-from .run import ale_run, read_features
+from .run import ale_run, pd_run, read_features
 from .._checks import check_int, check_numbers
 from .checks import (
     check_center_at,
@@ -223,27 +221,10 @@ class FeatureEffect:
         return self.predictor.output_names
 
     def _run(self) -> pd.DataFrame:
-        if self.method == "ale":  # one path for every kind of rows: see pyale._iml.run
+        """iml's ``results`` (and ``self.effect`` for ALE), through :mod:`.run` for any kind of rows."""
+        if self.method == "ale":
             return ale_run(self, self._rows)
-        if self.predictor.engine is not None:
-            return engine_run(self)
-        data = self.predictor.data
-        grids, indices = [], []
-        user = [self.grid_points] if self.n_features == 1 else (self.grid_points or [None, None])
-        self._check_pd_size(user)
-        for f, size, points in zip(self._features, self.grid_size, user):
-            anchor = self.center_at if self.n_features == 1 else None
-            grid, index = pd_grid(f, data[f.name], size, points, anchor)
-            grids.append(grid)
-            indices.append(index)
-        results = pd_results(
-            data, self._features, grids, indices, self.predictor._bounded(self.predictor.batch_size),
-            self._outputs_of,
-            method=self.method, anchor=self.center_at, batch_size=self.predictor.batch_size,
-        )
-        names = " and ".join(repr(f.name) for f in self._features)
-        require_finite_effects(results[".value"].to_numpy(dtype=float), f"{self.method} of {names}")
-        return results
+        return pd_run(self, self._rows)
 
     def predict(self, data, extrapolate: bool = False) -> np.ndarray:
         """The effect curve at given feature values (iml's ``$predict``).

@@ -7,6 +7,10 @@ answer the grid stage's questions alike, so iml's ALE is built here once:
 iml's grids (type-1 quantiles, rounded for integers, or the user's points),
 rows outside user grids left out (with a warning), iml's level order, one
 :class:`~pyale._core.local.Plan` estimated over the rows, and iml's tables.
+Partial dependence takes the same grids from either
+(:func:`~pyale._iml.tables.pd_grid`) and the per-point means from one pass
+(:func:`~pyale._core.pd.pd_sums`); ICE curves, one per row, need every
+row's predictions and are computed on pandas frames only.
 """
 
 from __future__ import annotations
@@ -19,14 +23,16 @@ import pandas as pd
 from .._core.conventions import IML
 from .._core.engine_grid import InsideRange
 from .._core.engine_passes import engine_estimate, probe, probe_rows
+from .._core.estimate import require_finite_effects
 from .._core.features import Feature
 from .._core.local import Plan
 from .._core.main_effect import MainEffect
 from .._core.pair_effect import PairEffect
+from .._core.pd import PDAxis, pd_sums
 from .pairs import categorical_pair_table, check_cells, numeric_pair_table
-from .tables import categorical_table, numeric_table
+from .tables import categorical_table, numeric_table, pd_grid, pd_results
 
-__all__ = ["read_features", "ale_run"]
+__all__ = ["read_features", "ale_run", "pd_run"]
 
 _CALLER = "FeatureEffect"
 
@@ -169,3 +175,66 @@ def _pair(effect, data, predict):
                       counts=est.counts, empty_cells=est.empty_cells, local_effects=est.local_effects,
                       level_order=order, estimate=est)
     return categorical_pair_table(pair, effect._outputs_of(), cat.name, num.name, edges), pair
+
+
+# ----------------------------------------------------------------------------- partial dependence
+def pd_run(effect, data) -> pd.DataFrame:
+    """``FeatureEffect._run`` for ``method`` "pdp", "ice" or "pdp+ice"."""
+    features = effect._features
+    if effect.method != "pdp" and not data.engine.in_memory:
+        raise ValueError(
+            f"The 'method' parameter of {_CALLER} is {effect.method!r}: ICE gives one curve per row, as large as "
+            f"the data, so pyale does not compute it on a {data.engine.name}. Use method='pdp' or 'ale', or "
+            "collect the rows you want curves of into pandas (e.g. ddf.sample(frac=...).compute())."
+        )
+    user = [effect.grid_points] if effect.n_features == 1 else (effect.grid_points or [None, None])
+    effect._check_pd_size(user)
+    layout = data.layout(features)
+    grids, indices = [], []
+    for f, size, points in zip(features, effect.grid_size, user):
+        anchor = effect.center_at if effect.n_features == 1 else None
+        grid, index = pd_grid(
+            f, layout[f.name], size, points, anchor,
+            value_range=None if f.categorical else data.value_range(f.name),
+            appearance=data.level_appearance(f) if f.categorical and points is None else None,
+        )
+        grids.append(grid)
+        indices.append(index)
+    predict = effect.predictor._bounded(effect.predictor.batch_size)
+    names = " and ".join(repr(f.name) for f in features)
+    if effect.method == "pdp":
+        means, n_rows = _pd_means(effect, data, grids, indices, predict, names)
+    else:  # every row's curve: all the predictions, in memory
+        means, n_rows = None, None
+    results = pd_results(
+        layout, features, grids, indices, predict, effect._outputs_of, method=effect.method,
+        anchor=effect.center_at, batch_size=effect.predictor.batch_size, means=means, n_rows=n_rows,
+    )
+    require_finite_effects(results[".value"].to_numpy(dtype=float), f"{effect.method} of {names}")
+    return results
+
+
+def _pd_means(effect, data, grids: list, indices: list, predict, names: str):
+    """Per grid point and output, the mean prediction over the rows (centred at ``center_at``): one pass."""
+    features = effect._features
+    sizes = [len(g) for g in grids]
+    n_points = int(np.prod(sizes))
+    point_index = [np.arange(n_points)] if len(features) == 1 else [np.arange(n_points) % sizes[0],
+                                                                     np.arange(n_points) // sizes[0]]
+    axes = [
+        PDAxis(f.name, index, p, categorical=True, levels=f.levels) if f.categorical
+        else PDAxis(f.name, np.asarray(grid, dtype=float), p)
+        for f, grid, index, p in zip(features, grids, indices, point_index)
+    ]
+    hit = None
+    if effect.center_at is not None:
+        grid = grids[0]
+        if features[0].categorical:
+            hit = [i for i, g in enumerate(grid) if g == effect.center_at][0]
+        else:
+            hit = int(np.flatnonzero(np.asarray(grid, dtype=float) == float(effect.center_at))[0])
+    if not data.engine.in_memory:  # the model runs on the workers: a first failure is raised here
+        probe(predict, probe_rows(data))
+    found = pd_sums(data, axes, n_points, predict, rows_per_call=effect.predictor.batch_size,
+                    purpose=f"partial dependence of {names}", anchor=hit)
+    return found["sums"] / found["rows"], found["rows"]
