@@ -14,7 +14,7 @@ from .._checks import (check_choice, check_finite_number, check_int, check_rando
 from .._core.binning import check_binning
 from .._core.gradient import METHODS, rhale_plans
 from .._core.jacobians import array_model
-from .._engine_plans import is_engine_frame
+from .._engines import is_engine_frame
 from .._engines import engine_name
 from .._present import FeatureValues
 from .candidates import candidate_splits, read_conditioning
