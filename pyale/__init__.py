@@ -18,6 +18,9 @@ PredictionError
 Predictor, FeatureEffect, FeatureEffects
     iml's classes (``Predictor$new``, ``FeatureEffect$new``, ``FeatureEffects$new``)
     with iml's ``results`` tables.
+compare, Comparison
+    One feature's effect across segments, periods or data sets: curves on a
+    common grid, differences with simultaneous bands, a permutation p-value.
 ALE
     R's ``ale::ALE`` (ale 0.5.0) with its ``get()`` tables, bootstrap bands and
     ALE statistics.
@@ -36,6 +39,8 @@ from ._results import ALEPlotResult, PDPlotResult
 from ._core.calls import PredictionError
 from ._iml import FeatureEffect, FeatureEffects, Predictor
 from ._alepkg.ale import ALE
+from ._verdicts.compare import compare
+from ._verdicts.comparison import Comparison
 
 __all__ = [
     "ale",
@@ -52,6 +57,8 @@ __all__ = [
     "FeatureEffect",
     "FeatureEffects",
     "ALE",
+    "compare",
+    "Comparison",
     "__version__",
 ]
 

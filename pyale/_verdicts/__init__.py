@@ -1,0 +1,1 @@
+"""Verdicts about ALE curves: whether an effect is the same across segments (``compare``)."""
