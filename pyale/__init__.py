@@ -21,6 +21,9 @@ Predictor, FeatureEffect, FeatureEffects
 compare, Comparison
     One feature's effect across segments, periods or data sets: curves on a
     common grid, differences with simultaneous bands, a permutation p-value.
+report, Report
+    A fileable evidence package (HTML, PDF, CSV, JSON): effects, shape
+    checks, stability across segments and periods (also ``pyale report``).
 ALE
     R's ``ale::ALE`` (ale 0.5.0) with its ``get()`` tables, bootstrap bands and
     ALE statistics.
@@ -41,6 +44,7 @@ from ._iml import FeatureEffect, FeatureEffects, Predictor
 from ._alepkg.ale import ALE
 from ._verdicts.compare import compare
 from ._verdicts.comparison import Comparison
+from ._cli.evidence import Report, report
 
 __all__ = [
     "ale",
@@ -59,6 +63,8 @@ __all__ = [
     "ALE",
     "compare",
     "Comparison",
+    "report",
+    "Report",
     "__version__",
 ]
 

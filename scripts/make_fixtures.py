@@ -16,6 +16,7 @@ scripts/make_iml_fixtures.py           reference/iml/              iml, yaImpute
 scripts/make_rng_fixtures.py           reference/rng/              parallel, furrr, future
 scripts/make_ale_fixtures.py           reference/ale/              ale 0.5.0 in ~/Rlib-ale and,
                                                                    corrected, ~/Rlib-ale-fixed
+scripts/make_credit_data.py            pyale/data/credit.csv       none (NumPy, seeded)
 =====================================  ==========================  ===========================
 
 It needs R (pyale's fixtures came from R 4.2.2), rpy2 (``pip install
@@ -42,6 +43,7 @@ GENERATORS = [
     ("make_iml_fixtures.py", ["iml", "yaImpute", "rpart", "MASS"]),
     ("make_rng_fixtures.py", ["parallel", "furrr", "future"]),
     ("make_ale_fixtures.py", []),  # loads ale from its own R libraries and checks them itself
+    ("make_credit_data.py", []),  # synthetic data of the validation guide's example (no R)
 ]
 
 

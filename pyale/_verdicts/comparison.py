@@ -106,7 +106,7 @@ class Comparison:
         ``f_a - f_b``), ``naled``, ``max_abs_difference``, ``p_value``,
         ``p_adjusted`` (max-T over the pairs), ``band_excludes_zero`` (whether
         the simultaneous band of the difference leaves 0 somewhere: NaN
-        without a bootstrap), ``n_permutations``.
+        without a bootstrap).
         """
         rows = []
         for i, (a, b) in enumerate(self.pairs):
@@ -122,7 +122,6 @@ class Comparison:
                     "p_value": np.nan if self.p_value is None else float(self.p_value[i, j]),
                     "p_adjusted": np.nan if self.p_adjusted is None else float(self.p_adjusted[i, j]),
                     "band_excludes_zero": excludes,
-                    "n_permutations": self.n_permutations,
                 })
         return pd.DataFrame(rows)
 
