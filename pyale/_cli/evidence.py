@@ -194,7 +194,7 @@ def report(
         "bootstrap": (f"data bootstrap, {n_bootstrap} replicates (rows resampled, model and grid fixed), "
                       f"{ci_level:.0%} bands; {n_permutations} label permutations") if n_bootstrap else "none",
         "random_state": random_state,
-        "versions": versions(model),
+        "versions": versions(_pyale_version(), model),
     }
     title = title or "ALE evidence: " + ", ".join(map(str, features))
     try:
@@ -205,6 +205,12 @@ def report(
                          .replace("--out", "out")) from exc
     target = out.resolve()
     return Report(folder=target, files=tuple(target / f.name for f in files))
+
+
+def _pyale_version() -> str:
+    import pyale
+
+    return pyale.__version__
 
 
 def _label(value):

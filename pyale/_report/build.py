@@ -19,11 +19,9 @@ __all__ = ["build_report", "frame_sha256", "model_sha256", "versions"]
 _PACKAGES = ("numpy", "pandas", "scipy", "matplotlib", "jinja2")
 
 
-def versions(model=None) -> dict:
+def versions(pyale_version: str, model=None) -> dict:
     """Python's and the packages' versions (and the model's own package's, when it has one)."""
-    from .. import __version__
-
-    out = {"python": platform.python_version(), "pyale": __version__}
+    out = {"python": platform.python_version(), "pyale": pyale_version}
     names = list(_PACKAGES)
     top = type(model).__module__.split(".")[0] if model is not None else None
     if top and top not in ("builtins", "__main__", "pyale") and top not in names:

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from .cells import HTML_ROWS, format_cell, provenance_rows
+
 __all__ = ["write_pdf", "PAGE_SIZE", "MARGIN"]
 
 #: A4 in inches, and the margins (left/right, top, bottom) in points.
@@ -83,8 +85,6 @@ def _content_width() -> float:
 
 def _table_lines(frame, max_rows: int) -> tuple[list[list[str]], bool]:
     """The table as groups of text lines (columns split to fit the width), and whether rows were cut."""
-    from .render import format_cell
-
     shown = frame.head(max_rows)
     columns = [str(c) for c in frame.columns]
     cells = [[format_cell(v)[0] for v in row] for row in shown.itertuples(index=False, name=None)]
@@ -139,8 +139,6 @@ def _section_blocks(section) -> list[_Block]:
         blocks.append(_figure_block(draw_figure, size))
         blocks.append(_text_block(wrap(caption + " (vector figure)", _SMALL + 1, _SANS, width), _SMALL + 1, _SANS,
                                   color="#555555", gap=8))
-    from .render import HTML_ROWS
-
     for name, caption, frame in section.tables:
         groups, cut = _table_lines(frame, HTML_ROWS)
         note = f" (first {HTML_ROWS} of {frame.shape[0]} rows; all in {section.key}__{name}.csv)" if cut else \
@@ -224,8 +222,6 @@ def _new_page():
 
 
 def _front_blocks(title: str, provenance: dict, omitted: list) -> list[_Block]:
-    from .render import provenance_rows
-
     width = _content_width()
     blocks = [_text_block(wrap(title, 16, _SANS, width), 16, _SANS, weight="bold", gap=10),
               _text_block(wrap("Evidence package written by pyale. Every number is in the CSV and JSON files "

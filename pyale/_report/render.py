@@ -18,29 +18,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .cells import HTML_ROWS, format_cell, provenance_rows
 from .pdf import write_pdf
 
-__all__ = ["write_package", "format_cell", "HTML_ROWS"]
-
-#: Rows of a table shown on the page and in the PDF (all of them are in its CSV).
-HTML_ROWS = 40
-
+__all__ = ["write_package"]
 
 def _exact(value: float) -> str:
     return repr(float(value))
-
-
-def format_cell(value) -> tuple[str, bool]:
-    """``(text, is_text)``: numbers to 6 significant digits, everything else as written."""
-    if isinstance(value, (bool, np.bool_)):
-        return str(bool(value)), True
-    if isinstance(value, (int, np.integer)):
-        return str(int(value)), False
-    if isinstance(value, (float, np.floating)):
-        if math.isnan(value):
-            return "", False
-        return f"{float(value):.6g}", False
-    return str(value), True
 
 
 def _json_value(value):
@@ -129,24 +113,6 @@ def write_package(folder: Path, sections: list, provenance: dict, omitted: list,
                                    indent=1) + "\n", encoding="utf-8")
     written.append(manifest)
     return written
-
-
-def provenance_rows(provenance: dict) -> list[tuple[str, str]]:
-    """The provenance as ``(label, text)`` rows, in a fixed order."""
-    labels = [("command", "command to reproduce"), ("data", "data"), ("data_sha256", "data SHA-256"),
-              ("model", "model"), ("model_sha256", "model SHA-256"), ("features", "features"),
-              ("conventions", "conventions and grid"), ("bootstrap", "bootstrap"),
-              ("random_state", "random_state (seed)"), ("versions", "package versions")]
-    rows = []
-    for key, label in labels:
-        if key in provenance:
-            value = provenance[key]
-            if isinstance(value, dict):
-                value = ", ".join(f"{k} {v}" for k, v in value.items())
-            elif isinstance(value, (list, tuple)):
-                value = ", ".join(map(str, value))
-            rows.append((label, str(value)))
-    return rows
 
 
 def _html(title: str, sections: list, provenance: dict, omitted: list) -> str:
