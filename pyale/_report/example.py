@@ -19,7 +19,9 @@ __all__ = ["load_credit", "CreditScorecard", "EXAMPLE"]
 def load_credit() -> pd.DataFrame:
     """The bundled synthetic credit applications (4000 rows; see ``pyale/data/README.md``)."""
     with resources.files("pyale").joinpath("data", "credit.csv").open("r", encoding="utf-8") as fh:
-        data = pd.read_csv(fh, float_precision="round_trip")
+        # every float read as the double its text stands for (pandas 3's default; pandas 2 needs the option)
+        exact = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
+        data = pd.read_csv(fh, **exact)
     data["region"] = data["region"].astype("category")
     return data
 

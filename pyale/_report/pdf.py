@@ -26,31 +26,32 @@ _BODY, _TABLE, _SMALL = 9.0, 7.0, 6.0
 _LINE = 1.3  # line height as a multiple of the font size
 
 
-def _width_of(text: str, size: float, family: str) -> float:
+def _width_of(text: str, size: float, family: str, weight: str = "normal") -> float:
     from matplotlib.font_manager import FontProperties
     from matplotlib.textpath import TextToPath
 
-    width, _, _ = TextToPath().get_text_width_height_descent(text, FontProperties(family=family, size=size),
-                                                             ismath=False)
+    font = FontProperties(family=family, size=size, weight=weight)
+    width, _, _ = TextToPath().get_text_width_height_descent(text, font, ismath=False)
     return width
 
 
-def wrap(text: str, size: float, family: str, width: float) -> list[str]:
-    """Lines of ``text`` no wider than ``width`` points (words kept whole unless one alone is too wide)."""
+def wrap(text: str, size: float, family: str, width: float, weight: str = "normal") -> list[str]:
+    """Lines of ``text`` no wider than ``width`` points in that font (words kept whole unless one alone is
+    too wide)."""
     lines: list[str] = []
     for paragraph in str(text).split("\n"):
         line = ""
         for word in paragraph.split(" "):
             candidate = word if not line else f"{line} {word}"
-            if _width_of(candidate, size, family) <= width:
+            if _width_of(candidate, size, family, weight) <= width:
                 line = candidate
                 continue
             if line:
                 lines.append(line)
             line = ""
-            while _width_of(word, size, family) > width:  # a long word (a hash, a path) is cut
+            while _width_of(word, size, family, weight) > width:  # a long word (a hash, a path) is cut
                 cut = len(word)
-                while cut > 1 and _width_of(word[:cut], size, family) > width:
+                while cut > 1 and _width_of(word[:cut], size, family, weight) > width:
                     cut -= 1
                 lines.append(word[:cut])
                 word = word[cut:]
@@ -129,7 +130,7 @@ def _figure_block(draw_figure: Callable, size: tuple) -> _Block:
 
 def _section_blocks(section) -> list[_Block]:
     width = _content_width()
-    blocks = [_text_block(wrap(section.title, 13, _SANS, width), 13, _SANS, weight="bold", gap=6)]
+    blocks = [_text_block(wrap(section.title, 13, _SANS, width, "bold"), 13, _SANS, weight="bold", gap=6)]
     blocks[0].heading = section.title
     blocks.append(_text_block(wrap("What was computed and how: " + section.method, _BODY, _SANS, width), _BODY,
                               _SANS, color="#243a52", gap=8))
@@ -143,7 +144,7 @@ def _section_blocks(section) -> list[_Block]:
         groups, cut = _table_lines(frame, HTML_ROWS)
         note = f" (first {HTML_ROWS} of {frame.shape[0]} rows; all in {section.key}__{name}.csv)" if cut else \
             f" ({section.key}__{name}.csv)"
-        title = _text_block(wrap(caption + note, _BODY, _SANS, width), _BODY, _SANS, weight="bold", gap=2)
+        title = _text_block(wrap(caption + note, _BODY, _SANS, width, "bold"), _BODY, _SANS, weight="bold", gap=2)
         for lines in groups:
             header = lines[:2]
             for start in range(2, max(len(lines), 3), 50):  # row pieces short enough for any page
@@ -223,12 +224,12 @@ def _new_page():
 
 def _front_blocks(title: str, provenance: dict, omitted: list) -> list[_Block]:
     width = _content_width()
-    blocks = [_text_block(wrap(title, 16, _SANS, width), 16, _SANS, weight="bold", gap=10),
+    blocks = [_text_block(wrap(title, 16, _SANS, width, "bold"), 16, _SANS, weight="bold", gap=10),
               _text_block(wrap("Evidence package written by pyale. Every number is in the CSV and JSON files "
                                "beside this PDF at full precision; the command below gives the same numbers "
                                "again.", _BODY, _SANS, width), _BODY, _SANS, gap=10)]
     for label, value in provenance_rows(provenance):
-        blocks.append(_text_block(wrap(label, _BODY, _SANS, width), _BODY, _SANS, weight="bold", gap=0))
+        blocks.append(_text_block(wrap(label, _BODY, _SANS, width, "bold"), _BODY, _SANS, weight="bold", gap=0))
         blocks.append(_text_block(wrap(value, _SMALL + 1, _MONO, width), _SMALL + 1, _MONO, gap=6))
     if omitted:
         blocks.append(_text_block(["Not included"], _BODY + 2, _SANS, weight="bold", gap=2))

@@ -56,7 +56,7 @@ def _svg(draw, size) -> bytes:
     with matplotlib.rc_context({"text.parse_math": False}):
         draw(figure)
     buffer = io.BytesIO()
-    with matplotlib.rc_context({"svg.hashsalt": "pyale-report", "svg.fonttype": "path"}):
+    with matplotlib.rc_context({"svg.hashsalt": "pyale-report", "svg.fonttype": "none"}):
         figure.savefig(buffer, format="svg", metadata={"Date": None})
     return buffer.getvalue()
 
@@ -116,7 +116,11 @@ def write_package(folder: Path, sections: list, provenance: dict, omitted: list,
 
 
 def _html(title: str, sections: list, provenance: dict, omitted: list) -> str:
-    import jinja2
+    try:
+        import jinja2
+    except ImportError as exc:
+        raise ImportError("pyale report writes its HTML page from a Jinja2 template, and jinja2 is not "
+                          "installed: pip install 'pyale-r[report]' (or pip install jinja2).") from exc
 
     environment = jinja2.Environment(loader=jinja2.PackageLoader("pyale._report", "templates"),
                                      autoescape=jinja2.select_autoescape(["html", "j2"]),
