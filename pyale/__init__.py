@@ -18,6 +18,9 @@ PredictionError
 Predictor, FeatureEffect, FeatureEffects
     iml's classes (``Predictor$new``, ``FeatureEffect$new``, ``FeatureEffects$new``)
     with iml's ``results`` tables.
+check_shape, ShapeCheck, materiality, Materiality, reason_codes, ReasonCodes
+    Verdicts from finished effects: shape checks with bootstrap verdicts,
+    materiality ranking with rank intervals, reason codes from main effects.
 compare, Comparison
     One feature's effect across segments, periods or data sets: curves on a
     common grid, differences with simultaneous bands, a permutation p-value.
@@ -42,6 +45,7 @@ from ._results import ALEPlotResult, PDPlotResult
 from ._core.calls import PredictionError
 from ._iml import FeatureEffect, FeatureEffects, Predictor
 from ._alepkg.ale import ALE
+from ._verdicts import Materiality, ReasonCodes, ShapeCheck, check_shape, materiality, reason_codes
 from ._verdicts.compare import compare
 from ._verdicts.comparison import Comparison
 from ._cli.evidence import Report, report
@@ -61,6 +65,12 @@ __all__ = [
     "FeatureEffect",
     "FeatureEffects",
     "ALE",
+    "check_shape",
+    "ShapeCheck",
+    "materiality",
+    "Materiality",
+    "reason_codes",
+    "ReasonCodes",
     "compare",
     "Comparison",
     "report",
