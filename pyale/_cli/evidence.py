@@ -172,6 +172,10 @@ def report(
     out = Path(out)
     expect = parse_expect(expect)
     features = list(features) if not isinstance(features, str) else [features]
+    unknown = [name for name in expect if name not in features]
+    if unknown:
+        raise ValueError(f"The 'expect' parameter of report names {unknown[0]!r}, which is not one of the features "
+                         f"reported on ({features!r}). Add it to the features or drop its expectation.")
     job = ReportJob(model=model, X=X, features=features, y=y, sample_weight=sample_weight, expect=expect,
                     segments=segments, periods=periods, n_bootstrap=n_bootstrap, n_permutations=n_permutations,
                     p_values=p_values, conventions=conventions, n_intervals=n_intervals, ci_level=ci_level,
@@ -275,7 +279,7 @@ def _example_inputs(args):
 
     data = load_credit()
     args.features = args.features or EXAMPLE["features"]
-    args.expect = args.expect or [f"{k}:{v}" for k, v in EXAMPLE["expect"].items()]
+    args.expect = args.expect or [f"{k}:{v}" for k, v in EXAMPLE["expect"].items() if k in args.features]
     args.segments = args.segments or EXAMPLE["segments"]
     args.periods = args.periods or EXAMPLE["periods"]
     args.y = args.y or EXAMPLE["response"]

@@ -123,9 +123,50 @@ def _figure_block(draw_figure: Callable, size: tuple) -> _Block:
         page_height = PAGE_SIZE[1] * 72
         grid = page.add_gridspec(3, 3, width_ratios=[MARGIN["side"], width, MARGIN["side"]],
                                  height_ratios=[page_height - top, height, top - height], wspace=0, hspace=0)
-        draw_figure(page.add_subfigure(grid[1, 1]))
+        part = page.add_subfigure(grid[1, 1])
+        draw_figure(part)
+        _fit_into(part, page.canvas.get_renderer())
 
     return _Block(height + 8, draw)
+
+
+def _fit_into(part, renderer, pad: float = 4.0) -> None:
+    """Move the Axes of a subfigure so that everything drawn (labels, ticks, legends) lies inside it.
+
+    A subfigure has no layout engine of its own: long tick labels or
+    annotations would run past its edges (and off the page's text area).
+    The Axes are mapped linearly so that the union of their tight boxes
+    fits the subfigure, less ``pad`` points.
+    """
+    axes = [ax for ax in part.axes if ax.get_visible()]
+    if not axes:
+        return
+    scale = part.figure.dpi / 72.0
+    box = part.bbox
+    for _ in range(2):  # a second pass settles labels that moved with the first
+        tight = [ax.get_tightbbox(renderer) for ax in axes]
+        placed = [ax.get_window_extent(renderer) for ax in axes]
+        u0, u1 = min(b.x0 for b in tight), max(b.x1 for b in tight)
+        v0, v1 = min(b.y0 for b in tight), max(b.y1 for b in tight)
+        a0, a1 = min(b.x0 for b in placed), max(b.x1 for b in placed)
+        b0, b1 = min(b.y0 for b in placed), max(b.y1 for b in placed)
+        room = pad * scale
+        new_x = (box.x0 + room + (a0 - u0), box.x1 - room - (u1 - a1))
+        new_y = (box.y0 + room + (b0 - v0), box.y1 - room - (v1 - b1))
+        if new_x[1] <= new_x[0] or new_y[1] <= new_y[0]:
+            return
+        inside = u0 >= box.x0 + room - 0.5 and u1 <= box.x1 - room + 0.5 and v0 >= box.y0 + room - 0.5 \
+            and v1 <= box.y1 - room + 0.5
+        if inside:
+            return
+        to_figure = part.figure.transFigure.inverted()
+        for ax, extent in zip(axes, placed):
+            x0 = new_x[0] + (extent.x0 - a0) * (new_x[1] - new_x[0]) / (a1 - a0)
+            x1 = new_x[0] + (extent.x1 - a0) * (new_x[1] - new_x[0]) / (a1 - a0)
+            y0 = new_y[0] + (extent.y0 - b0) * (new_y[1] - new_y[0]) / (b1 - b0)
+            y1 = new_y[0] + (extent.y1 - b0) * (new_y[1] - new_y[0]) / (b1 - b0)
+            (fx0, fy0), (fx1, fy1) = to_figure.transform([(x0, y0), (x1, y1)])
+            ax.set_position([fx0, fy0, fx1 - fx0, fy1 - fy0])
 
 
 def _section_blocks(section) -> list[_Block]:
@@ -214,11 +255,11 @@ def _decorate(page, number: int, total: int, title: str, section: str, how: str,
 
 
 def _new_page():
-    from matplotlib.backends.backend_pdf import FigureCanvasPdf
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     page = Figure(figsize=PAGE_SIZE)
-    FigureCanvasPdf(page)
+    FigureCanvasAgg(page)  # a renderer to measure the figures with; PdfPages writes the page as PDF
     return page
 
 

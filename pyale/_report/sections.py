@@ -195,49 +195,79 @@ def periods_section(job: ReportJob) -> list[Section]:
     return _stability(job, job.periods, "periods")
 
 
-def _plug(name: str, title: str, key: str, call: Callable, job: ReportJob, why_absent: str) -> list[Section]:
-    """A section from another verdict of pyale (an object with ``.table`` and ``.plot()``), when present."""
+def _plug(name: str, title: str, key: str, call: Callable, job: ReportJob, why_absent: str, method: str,
+          size=(6.4, 4.8)) -> list[Section]:
+    """A section from another verdict of pyale (an object with ``.table`` and ``.plot()``), when present.
+
+    Besides ``table``, the outcome's ``violations`` and ``top`` DataFrames
+    (shape checks, reason codes) are shown when it has them.
+    """
     function = job.verdicts.get(name)
     if function is None:
         job.omitted.append((title, why_absent))
         return []
-    outcome = call(function)
-    method = (getattr(outcome, "method", None) or (function.__doc__ or "").strip().split("\n")[0])
-    figures = [("figure", title, lambda figure: _plot_into(outcome, figure), (6.4, 4.8))] \
+    try:
+        outcome = call(function)
+    except ValueError as exc:  # e.g. too few bootstrap replicates for a verdict at its level
+        job.omitted.append((title, f"pyale.{name} refused: {exc}"))
+        return []
+    tables = [("table", title, outcome.table)]
+    for extra, caption in (("violations", "where the expectation is violated"), ("top", "top reasons per row")):
+        frame = getattr(outcome, extra, None)
+        if isinstance(frame, pd.DataFrame) and frame.shape[0]:
+            tables.append((extra, f"{title}: {caption}", frame.reset_index() if extra == "top" else frame))
+    figures = [("figure", title, lambda figure: _plot_into(outcome, figure), size)] \
         if hasattr(outcome, "plot") else []
-    return [Section(key=key, title=title, method=f"pyale.{name}: {method}", tables=[("table", title, outcome.table)],
-                    figures=figures)]
+    return [Section(key=key, title=title, method=f"pyale.{name}: {method}", tables=tables, figures=figures)]
 
 
 def _plot_into(outcome, figure) -> None:
-    """``outcome.plot`` into ``figure``: with ``figure=``, else ``ax=`` (a verdict's own plot signature)."""
-    import inspect
-
-    parameters = inspect.signature(outcome.plot).parameters
-    if "figure" in parameters:
-        outcome.plot(figure=figure)
-    else:
+    """``outcome.plot`` into ``figure``: one Axes per check for a shape check, else one Axes."""
+    checks = getattr(outcome, "checks", None)
+    if checks is None:
         outcome.plot(ax=figure.add_subplot())
+        return
+    n_cols = min(2, len(checks))
+    n_rows = -(-len(checks) // n_cols)
+    axes = np.atleast_1d(figure.subplots(n_rows, n_cols, gridspec_kw={"hspace": 0.75, "wspace": 0.35})).ravel()
+    for extra in axes[len(checks):]:
+        extra.set_visible(False)
+    outcome.plot(ax=axes[:len(checks)])
 
 
 def shape_section(job: ReportJob) -> list[Section]:
     if not job.expect:
         return []
+    n_rows = -(-len(job.expect) // 2)
+    method = (f"each expectation ({', '.join(f'{k}: {v}' for k, v in job.expect.items() if not callable(v))}) "
+              "is judged from the bootstrap replicates of the effect's margins (increments between grid points, "
+              "or last minus first value): fail when the simultaneous one-sided 95% max-t band of the margins "
+              "excludes zero somewhere; pass when every margin is on the right side in all but 5% of the "
+              "replicates (intersection-union test); inconclusive otherwise (level 0.05; error rates: the "
+              f"verdicts guide). {_bootstrap_text(job)}")
     return _plug("check_shape", "Shape checks", "shape", lambda f: f(job.effects(), job.expect), job,
-                 "pyale.check_shape is not in this version of pyale")
+                 "pyale.check_shape is not in this version of pyale", method, size=(6.4, 2.6 * n_rows + 0.6))
 
 
 def materiality_section(job: ReportJob) -> list[Section]:
+    method = ("features ranked by ALED (units of the prediction) with bootstrap percentile intervals on each "
+              f"ALED and simultaneous intervals on the ranks, at level 0.05. {_bootstrap_text(job)}")
+    size = (6.4, 1.2 + 0.4 * len(job.features))
     return _plug("materiality", "Materiality ranking", "materiality", lambda f: f(job.effects()), job,
-                 "pyale.materiality is not in this version of pyale")
+                 "pyale.materiality is not in this version of pyale", method, size=size)
 
 
 def reason_codes_section(job: ReportJob) -> list[Section]:
     if not job.reason_rows:
         return []
     rows = job.X.head(job.reason_rows)
+    method = (f"for the first {rows.shape[0]} rows of the data, each feature's main-effect contribution (its centred "
+              "ALE at the row's value) and the features that raise the prediction most (the adverse direction: "
+              "high); a flag where the rows' local changes disagree (heterogeneity), so that a main effect is a "
+              "poor summary. A main-effect decomposition, not a Shapley value.")
     return _plug("reason_codes", f"Reason codes of the first {rows.shape[0]} rows", "reason_codes",
-                 lambda f: f(job.effects(), rows), job, "pyale.reason_codes is not in this version of pyale")
+                 lambda f: f(job.effects(), rows), job, "pyale.reason_codes is not in this version of pyale",
+                 method)
 
 
 def p_values_section(job: ReportJob) -> list[Section]:
@@ -247,7 +277,8 @@ def p_values_section(job: ReportJob) -> list[Section]:
         job.omitted.append(("p-values of the ALE statistics", "pyale.ALEpDist is not in this version of pyale"))
         return []
     return _plug("ALEpDist", "p-values of the ALE statistics", "p_values",
-                 lambda f: f(job.model, job.X, random_state=job.random_state), job, "")
+                 lambda f: f(job.model, job.X, random_state=job.random_state), job, "",
+                 "p-values of the ALE statistics from pyale.ALEpDist's null distribution.")
 
 
 #: The report's sections, in order.
