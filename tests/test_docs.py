@@ -165,7 +165,8 @@ def test_gallery_examples_download_nothing():
 _CHECKS = {"GL06", "GL07", "GL08", "PR01", "PR02", "PR03", "PR10", "RT02", "SS01"}
 # Result containers built by pyale: their fields are documented once, as
 # Attributes, so PR01 (constructor parameters) would ask for them twice.
-_RESULTS = {"ALEResult", "ALEResults", "ALEPlotResult", "PDPlotResult", "ShapeCheck", "Materiality", "ReasonCodes"}
+_RESULTS = {"ALEResult", "ALEResults", "ALEPlotResult", "PDPlotResult", "ShapeCheck", "Materiality", "ReasonCodes",
+            "Comparison", "Report"}
 
 
 def _public_members(cls) -> list[str]:

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+import numpy as np
+
 from .._report.build import build_report, frame_sha256, versions
 from .._report.build import model_sha256 as _model_digest
 from .._report.sections import ReportJob
@@ -38,6 +40,10 @@ class Report:
         The evidence folder.
     files : tuple of pathlib.Path
         Every file in it (``manifest.json`` last).
+
+    Examples
+    --------
+    See :func:`pyale.report`.
     """
 
     folder: Path
@@ -45,10 +51,12 @@ class Report:
 
     @property
     def html(self) -> Path:
+        """The self-contained HTML page."""
         return self.folder / "report.html"
 
     @property
     def pdf(self) -> Path:
+        """The PDF."""
         return self.folder / "report.pdf"
 
 
@@ -127,7 +135,9 @@ def report(
         The folder to write: a new or empty one (``overwrite=True`` replaces
         a non-empty one whole).
     y : array-like or column name, optional
-        The observed response (NALED scaling); the model's predictions otherwise.
+        The observed response, for the NALED scaling; the model's predictions
+        otherwise, and also when ``y`` takes only two values (a 0/1 outcome
+        has no half-percentiles between its values).
     expect : mapping or list of "FEATURE:SHAPE", optional
         Expected shapes (increasing, decreasing, non-increasing,
         non-decreasing, positive, negative), checked by
@@ -168,6 +178,17 @@ def report(
     how; every page of the PDF carries the command, the SHA-256 of data and
     model and the package versions.  The CSV and JSON files of two runs of
     the same call are identical.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib, pyale
+    >>> from pyale._report.example import CreditScorecard, load_credit
+    >>> X = load_credit().drop(columns=["default"]).iloc[:300]
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "evidence"
+    >>> written = pyale.report(CreditScorecard(), X, ["debt_to_income"], out=out, n_bootstrap=0,
+    ...                        n_intervals=5)
+    >>> sorted(p.name for p in written.files if p.suffix in (".html", ".pdf"))
+    ['report.html', 'report.pdf']
     """
     out = Path(out)
     expect = parse_expect(expect)
@@ -176,6 +197,8 @@ def report(
     if unknown:
         raise ValueError(f"The 'expect' parameter of report names {unknown[0]!r}, which is not one of the features "
                          f"reported on ({features!r}). Add it to the features or drop its expectation.")
+    if y is not None and not isinstance(y, str) and np.unique(np.asarray(y)).shape[0] <= 2:
+        y = None  # a 0/1 response: its half-percentiles are degenerate, so NALED scales by the predictions
     job = ReportJob(model=model, X=X, features=features, y=y, sample_weight=sample_weight, expect=expect,
                     segments=segments, periods=periods, n_bootstrap=n_bootstrap, n_permutations=n_permutations,
                     p_values=p_values, conventions=conventions, n_intervals=n_intervals, ci_level=ci_level,

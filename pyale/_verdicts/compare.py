@@ -84,7 +84,9 @@ def compare(
     y : array-like or column name, optional
         The observed response, for the NALED-scaled distance (the pooled
         response's distribution); by default the model's predictions on the
-        pooled rows.
+        pooled rows.  Leave it out for a 0/1 response: NALED maps values to
+        half-percentiles of the response, which a two-valued response does
+        not have (every positive value maps to the share of zeros).
     response, response_method : optional
         Which output of a classifier, as for :func:`pyale.ale`.
     n_bootstrap : int, default 200

@@ -62,6 +62,18 @@ class Comparison:
         The seed's entropy (pass it as ``random_state`` to get the same numbers).
     weighted : bool
         Whether ``sample_weight`` was given.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, pyale
+    >>> rng = np.random.default_rng(1)
+    >>> X = pd.DataFrame({"x": rng.uniform(size=300), "z": rng.uniform(size=300)})
+    >>> period = np.repeat(["2024", "2025"], 150)
+    >>> X.loc[150:, "z"] += 0.5  # in 2025 z is larger, so the effect of x (through x * z) is steeper
+    >>> res = pyale.compare(lambda d: d["x"] * d["z"], X, "x", by=period, n_intervals=5,
+    ...                     n_bootstrap=50, n_permutations=99, random_state=0)
+    >>> res.pairs, bool(res.p_value[0, 0] <= 0.05)
+    ((('2024', '2025'),), True)
     """
 
     feature: object
@@ -93,6 +105,7 @@ class Comparison:
 
     @property
     def numeric(self) -> bool:
+        """Whether the feature is numeric (grid of interval edges) rather than categorical (levels)."""
         return self.kind == "numeric"
 
     def _grid_values(self) -> list:
@@ -179,7 +192,23 @@ class Comparison:
         return pd.DataFrame(rows)
 
     def plot(self, *, output=None, figure=None, **kwargs):
-        """Draw the segments' curves with their bands over the differences (``ComparisonDisplay``)."""
+        """Draw the segments' curves with their bands over the differences (``ComparisonDisplay``).
+
+        Parameters
+        ----------
+        output : label, optional
+            The output to draw (a binary classifier's positive class, or the
+            first output, by default).
+        figure : matplotlib Figure or SubFigure, optional
+            Where to draw (a new pyplot figure by default).
+        **kwargs
+            Passed to ``ComparisonDisplay.plot`` (``size``).
+
+        Returns
+        -------
+        ComparisonDisplay
+            With ``figure_``, ``axes_`` (curves, differences) and ``lines_``.
+        """
         return _present.display_class("ComparisonDisplay")(self, output=output).plot(figure=figure, **kwargs)
 
     def __repr__(self) -> str:
