@@ -145,8 +145,8 @@ def test_band_is_simultaneous_and_wider_than_pointwise():
     assert res.p_value is None and np.isnan(res.table["p_value"]).all()
 
 
-@pytest.mark.parametrize("engine", ["polars", "dask"])
-def test_engines_give_the_pandas_numbers(engine):
+@pytest.mark.parametrize("engine", ["polars", "dask", "spark"])
+def test_engines_give_the_pandas_numbers(engine, request):
     X = _data(600)
     X["w"] = np.random.default_rng(2).integers(1, 3, size=X.shape[0]).astype(float)
     expected = pyale.compare(_model, X.drop(columns="w"), "x", by="region",
@@ -156,10 +156,16 @@ def test_engines_give_the_pandas_numbers(engine):
         pl = pytest.importorskip("polars")
         frame = pl.from_pandas(X).lazy()
         model = _polars_model
-    else:
+    elif engine == "dask":
         dd = pytest.importorskip("dask.dataframe")
         frame = dd.from_pandas(X, npartitions=3)
         model = _model
+    else:
+        spark = request.getfixturevalue("spark")  # skips with the reason when Java or pyspark is missing
+        rows = [tuple(r) for r in X.astype({"g": object}).itertuples(index=False, name=None)]
+        schema = spark.createDataFrame(X.astype({"g": object}).iloc[:1]).schema
+        frame = spark.createDataFrame(spark.sparkContext.parallelize(rows, 3), schema).localCheckpoint()
+        model = _closure()  # pickled by value: Spark's workers cannot import this test module
     got = pyale.compare(model, frame, "x", by="region", sample_weight="w", n_intervals=7, n_bootstrap=10,
                         n_permutations=19, random_state=4)
     assert got.segments == expected.segments
@@ -167,6 +173,13 @@ def test_engines_give_the_pandas_numbers(engine):
     assert_allclose(got.effects, expected.effects, rtol=1e-10, atol=1e-12)
     assert_allclose(got.difference_low, expected.difference_low, rtol=1e-9, atol=1e-12)
     assert_array_equal(got.p_value, expected.p_value)
+
+
+def _closure():
+    def model(d):
+        return d["x"] * d["z"] + np.sin(3 * d["x"]) + (d["g"].astype(object) == "b") * d["x"]
+
+    return model
 
 
 def _polars_model(d):
