@@ -197,9 +197,10 @@ def report(
     if unknown:
         raise ValueError(f"The 'expect' parameter of report names {unknown[0]!r}, which is not one of the features "
                          f"reported on ({features!r}). Add it to the features or drop its expectation.")
+    observed = y
     if y is not None and not isinstance(y, str) and np.unique(np.asarray(y)).shape[0] <= 2:
         y = None  # a 0/1 response: its half-percentiles are degenerate, so NALED scales by the predictions
-    job = ReportJob(model=model, X=X, features=features, y=y, sample_weight=sample_weight, expect=expect,
+    job = ReportJob(model=model, X=X, features=features, y=y, observed=observed, sample_weight=sample_weight, expect=expect,
                     segments=segments, periods=periods, n_bootstrap=n_bootstrap, n_permutations=n_permutations,
                     p_values=p_values, conventions=conventions, n_intervals=n_intervals, ci_level=ci_level,
                     random_state=random_state, response=response, response_method=response_method,

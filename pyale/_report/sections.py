@@ -75,6 +75,7 @@ class ReportJob:
     random_state: int = 0
     response: object = None
     response_method: str = "auto"
+    observed: object = None  # the observed response as given (ALEpDist needs it even when it is 0/1)
     verdicts: dict = field(default_factory=dict)  # name -> function of pyale's public verdicts that exist
     reason_rows: int = 5
     omitted: list = field(default_factory=list)  # (what, why) of the sections left out
@@ -271,14 +272,37 @@ def reason_codes_section(job: ReportJob) -> list[Section]:
 
 
 def p_values_section(job: ReportJob) -> list[Section]:
+    """p-values of each feature's ALED and NALED from ``pyale.ALEpDist`` (R's ale surrogate), when present."""
     if not job.p_values:
         return []
-    if job.verdicts.get("ALEpDist") is None:
-        job.omitted.append(("p-values of the ALE statistics", "pyale.ALEpDist is not in this version of pyale"))
+    title = "p-values of the ALE statistics"
+    dist_class = job.verdicts.get("ALEpDist")
+    if dist_class is None:
+        job.omitted.append((title, "pyale.ALEpDist is not in this version of pyale"))
         return []
-    return _plug("ALEpDist", "p-values of the ALE statistics", "p_values",
-                 lambda f: f(job.model, job.X, random_state=job.random_state), job, "",
-                 "p-values of the ALE statistics from pyale.ALEpDist's null distribution.")
+    if job.observed is None:
+        job.omitted.append((title, "ALEpDist needs the observed response (y=, --y)"))
+        return []
+    y_col = "y" if "y" not in job.X.columns else "observed_response"
+    data = job.X.assign(**{y_col: np.asarray(job.observed)})
+    try:
+        dist = dist_class(job.model, data, y_col, surrogate=True, seed=job.random_state)
+        rows = []
+        for result in job.effects():
+            stats = result.statistics.reset_index()
+            for statistic in ("aled", "naled"):
+                value = float(stats.loc[stats.iloc[:, 0] == statistic, "estimate"].iloc[0])
+                p = float(np.ravel(dist.p_values(statistic, [value]))[0])
+                rows.append({"feature": " x ".join(map(str, result.features)), "statistic": statistic,
+                             "estimate": value, "p_value": p})
+    except (TypeError, ValueError, KeyError) as exc:
+        job.omitted.append((title, f"pyale.ALEpDist refused: {exc}"))
+        return []
+    method = (f"pyale.ALEpDist with R's ale surrogate (a glm of the response on the other columns, 10 bins), "
+              f"seed {job.random_state}: the p-value of a statistic is the share of refits with a random variable "
+              "whose statistic is at least as large (R's ale 0.5 algorithm).")
+    return [Section(key="p_values", title=title, method=method,
+                    tables=[("table", title, pd.DataFrame(rows))])]
 
 
 #: The report's sections, in order.
