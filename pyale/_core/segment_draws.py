@@ -98,20 +98,32 @@ class SegmentDraws:
         """The segment labels of one permutation (every row's label moved by one random permutation)."""
         return self._generator(2, permutation).permutation(self.codes)
 
-    def column(self, replicate: int, cache: dict | None = None) -> np.ndarray:
-        """The weight of every row in one replicate (numbered as in the module doc)."""
+    def multiplicity(self, replicate: int, cache: dict | None = None) -> tuple[np.ndarray, bool]:
+        """``(counts, weighted)`` of one replicate (numbered as in the module doc).
+
+        ``counts`` holds how often each row counts (0/1 for a segment, draws
+        for a bootstrap replicate), as small integers; ``weighted`` says
+        whether the rows' weights multiply them (segments and permuted
+        segments) or not (bootstrap draws, which follow the weights already).
+        """
         S, B = self.n_segments, self.n_bootstrap
-        w = self._row_weights()
         if replicate < S:
-            return np.where(self.codes == replicate, w, 0.0)
+            return (self.codes == replicate).view(np.uint8), True
         if replicate < S + S * B:
             segment, b = divmod(replicate - S, B)
-            return np.bincount(self.bootstrap_rows(segment, b), minlength=self.n_rows).astype(float)
+            counts = np.bincount(self.bootstrap_rows(segment, b), minlength=self.n_rows)
+            return counts.astype(np.min_scalar_type(int(counts.max()) if counts.size else 0)), False
         permutation, segment = divmod(replicate - S - S * B, S)
         cache = {} if cache is None else cache
         if cache.get("permutation") != permutation:
             cache["permutation"], cache["codes"] = permutation, self.permuted_codes(permutation)
-        return np.where(cache["codes"] == segment, w, 0.0)
+        return (cache["codes"] == segment).view(np.uint8), True
+
+    def column(self, replicate: int) -> np.ndarray:
+        """The weight of every row in one replicate (float64)."""
+        counts, weighted = self.multiplicity(replicate)
+        out = counts.astype(float)
+        return out * self._row_weights() if weighted and self.weights is not None else out
 
     def block_counts(self, offset: int, n: int):
         """Yield ``(start, stop, replicates, counts)`` for the block rows ``offset .. offset + n - 1``.
@@ -119,15 +131,27 @@ class SegmentDraws:
         As :meth:`~pyale._core.explicit_draws.ExplicitDraws.block_counts`:
         ``counts`` is a float64 ``(stop - start, len(replicates))`` array,
         replicate group after group, in pieces of at most :data:`CHUNK` rows.
+        A group's counts are held as small integers (two bytes per row and
+        replicate, four when a row is drawn more than 65535 times), the
+        weights applied piece by piece.
         """
         if n == 0:
             return
         cache: dict = {}
+        weights = None if self.weights is None else self.weights[offset:offset + n]
         for first in range(0, self.n_replicates, GROUP):
             group = np.arange(first, min(self.n_replicates, first + GROUP))
-            counts = np.empty((n, group.shape[0]))
+            counts = np.empty((n, group.shape[0]), dtype=np.uint16)
+            weighted = np.zeros(group.shape[0], dtype=bool)
             for j, r in enumerate(group):
-                counts[:, j] = self.column(int(r), cache)[offset:offset + n]
+                column, weighted[j] = self.multiplicity(int(r), cache)
+                column = column[offset:offset + n]
+                if column.size and int(column.max()) > np.iinfo(counts.dtype).max:  # a row drawn very often
+                    counts = counts.astype(np.uint32)
+                counts[:, j] = column
             for start in range(0, n, CHUNK):
                 stop = min(start + CHUNK, n)
-                yield start, stop, group, np.ascontiguousarray(counts[start:stop])
+                piece = counts[start:stop].astype(np.float64)
+                if weights is not None and weighted.any():
+                    piece[:, weighted] *= weights[start:stop, None]
+                yield start, stop, group, np.ascontiguousarray(piece)

@@ -152,6 +152,15 @@ def compare(
     band; Montiel Olea and Plagborg-Moller 2019).  They describe the
     sampling variability of each segment's effect for this fitted model.
 
+    *Cost.*  The model is called as in one :func:`pyale.ale` of the
+    feature on the pooled rows.  Every segment, bootstrap replicate and
+    permuted segment is a reweighting of those rows' local differences:
+    ``S (1 + B + P)`` replicates in all, whose weights each block of rows
+    rebuilds (a pass over the segment labels per replicate) and sums with
+    its differences.  On a Dask, Spark or polars lazy frame the segment
+    column (and the weights) are gathered to the driver once; the rows stay
+    where they are.
+
     *Conventions.*  ``"aleplot"`` and ``"iml"``.  R's ``ale`` convention
     (``"ale"``) is refused: its bins give the minimum its own interval and
     its curves are centred on the response's median, and a comparison on
