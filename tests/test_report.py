@@ -13,7 +13,6 @@ import json
 import re
 import shutil
 import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest

@@ -9,7 +9,6 @@ costs the model calls of one :func:`pyale.ale`.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from typing import Sequence
 
@@ -72,8 +71,10 @@ def compare(
         One feature (name or 0-based position), numeric or categorical.
     by : column label or array-like
         The segment of each row: a column of X (it stays in X: the model sees
-        it if it is one of the model's inputs), or one label per row.  At
-        least two segments; missing labels are refused.  Not with a mapping X.
+        it if it is one of the model's inputs), or one label per row,
+        matched to X's rows by position (a Series' index is not aligned).
+        At least two segments; missing labels are refused.  Not with a
+        mapping X.
     conventions : {"aleplot", "iml"}, default "aleplot"
         Whose grid and local differences (see :func:`pyale.ale`).
     n_intervals, grid, level_order : optional
