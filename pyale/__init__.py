@@ -30,6 +30,11 @@ report, Report
 ALE
     R's ``ale::ALE`` (ale 0.5.0) with its ``get()`` tables, bootstrap bands and
     ALE statistics.
+ModelBoot
+    R's ``ale::ModelBoot``: the model refitted on R's resamples, with its ALE,
+    bootstrap-validated (.632) performance and coefficient tables.
+invert_probs
+    R's ``ale::invert_probs``: an ALE of probabilities for the complementary outcome.
 
 Everything else lives in private modules.  ``import pyale`` imports neither
 matplotlib nor rpy2.
@@ -45,6 +50,8 @@ from ._results import ALEPlotResult, PDPlotResult
 from ._core.calls import PredictionError
 from ._iml import FeatureEffect, FeatureEffects, Predictor
 from ._alepkg.ale import ALE
+from ._alepkg.boot import ModelBoot
+from ._alepkg.invert import invert_probs
 from ._verdicts import Materiality, ReasonCodes, ShapeCheck, check_shape, materiality, reason_codes
 from ._verdicts.compare import compare
 from ._verdicts.comparison import Comparison
@@ -65,6 +72,8 @@ __all__ = [
     "FeatureEffect",
     "FeatureEffects",
     "ALE",
+    "ModelBoot",
+    "invert_probs",
     "check_shape",
     "ShapeCheck",
     "materiality",

@@ -475,6 +475,9 @@ def _validate_command(args) -> int:
     matched = sum(c.ok for c in comparisons)
     if not args.quiet:
         print(f"{matched} of {len(comparisons)} effects match R (rtol 1e-10).")
+        if "ale" in conventions:
+            print("  ale: compared released ale's numbers, bugs included (pyale.ALE(..., replicate_r_bugs=True)); "
+                  "pyale's default corrects ale's numeric binary features (docs/deviations.md, ale case 2).")
         for comparison in comparisons:
             state = "match" if comparison.ok else "DIFFER " + "; ".join(comparison.problems)
             print(f"  {comparison.conventions:8s} {comparison.label:30s} max |diff| {comparison.max_abs:.3g}  {state}")

@@ -15,9 +15,10 @@ import numpy as np
 from .._core.bootstrap import percentile_interval
 from .._present import register_display
 from .._verdicts.materiality import Materiality
+from .._verdicts.reasons import ReasonCodes
 from .._verdicts.shape import ShapeCheck
 
-__all__ = ["ShapeCheckDisplay", "MaterialityDisplay"]
+__all__ = ["ShapeCheckDisplay", "MaterialityDisplay", "ReasonCodesDisplay"]
 
 _VERDICT_COLOURS = {"pass": "tab:green", "fail": "tab:red", "inconclusive": "tab:orange"}
 
@@ -78,19 +79,18 @@ class ShapeCheckDisplay:
         return self
 
     def _panel(self, ax, check, row) -> None:
-        result, axis, out = check.result, check.axis, check.output
-        effects = np.moveaxis(result.effects[..., out], axis, -1)
-        replicates = np.moveaxis(result.replicates[..., out], axis + 1, -1)
+        result, axis = check.result, check.axis
         line = 0
         title_at = ""
-        if effects.ndim == 2:
+        if len(result.features) == 2:
             others = list(result.grid[1 - axis])
             worst = max(check.violations, key=lambda v: v["size"], default=None)
             if worst is not None:
                 line = next(i for i, v in enumerate(others) if v is worst["at"] or v == worst["at"])
-            effects, replicates = effects[line], replicates[:, line]
-            title_at = f" at {result.features[1 - axis]}={others[line]:.4g}" if isinstance(others[line], float) \
-                else f" at {result.features[1 - axis]}={others[line]}"
+            value = others[line]
+            shown = f"{value:.4g}" if isinstance(value, float) else f"{value}"
+            title_at = f" at {result.features[1 - axis]}={shown}" + (" (total)" if check.effect == "total" else "")
+        effects, replicates = check.lines[line], check.replicate_lines[:, line]
         grid = result.grid[axis]
         numeric = result.numeric_axes[axis]
         x = np.asarray(grid, dtype=float) if numeric else np.arange(len(grid), dtype=float)
@@ -178,4 +178,59 @@ class MaterialityDisplay:
                                                  xytext=(4, 0), textcoords="offset points", va="center",
                                                  fontsize=8))
         ax.set_xlim(left=min(0.0, float(np.nanmin(table["ci_low"]))))
+        return self
+
+
+@register_display
+class ReasonCodesDisplay:
+    """One row of a :class:`ReasonCodes`: each feature's contribution as a bar.
+
+    Bars pointing the adverse way are red (the row's reasons darker), the
+    others grey; a contribution whose heterogeneity flag is set is hatched.
+
+    Parameters
+    ----------
+    codes : ReasonCodes
+        What :func:`pyale.reason_codes` returned.
+    position : int
+        The row, by 0-based position.
+
+    Attributes
+    ----------
+    figure_ : matplotlib Figure
+    ax_ : Axes
+    bars_ : BarContainer
+    """
+
+    def __init__(self, codes: ReasonCodes, position: int):
+        self.codes = codes
+        self.position = position
+
+    def plot(self, ax=None):
+        """Draw; returns the display."""
+        table = self.codes.table
+        label = self.codes.contributions.index[self.position]
+        rows = table.iloc[self.position * self.codes.contributions.shape[1]:
+                          (self.position + 1) * self.codes.contributions.shape[1]]
+        rows = rows.iloc[np.argsort(np.abs(rows["contribution"].to_numpy(float)), kind="stable")]
+        if ax is None:
+            from matplotlib.figure import Figure
+
+            self.figure_ = Figure(figsize=(6.0, 1.0 + 0.35 * len(rows)), layout="constrained")
+            ax = self.figure_.add_subplot()
+        else:
+            self.figure_ = ax.figure
+        self.ax_ = ax
+        colours = ["tab:red" if reason else ("salmon" if adverse else "0.7")
+                   for reason, adverse in zip(rows["reason"], rows["adverse"])]
+        hatches = ["//" if flag is True else "" for flag in rows["flag"].astype(object)]
+        y = np.arange(len(rows), dtype=float)
+        self.bars_ = ax.barh(y, rows["contribution"].to_numpy(float), color=colours)
+        for bar, hatch in zip(self.bars_, hatches):
+            bar.set_hatch(hatch)
+        ax.set_yticks(y, [f"{f} = {v:.4g}" if isinstance(v, (float, np.floating)) else f"{f} = {v}"
+                          for f, v in zip(rows["feature"], rows["value"])])
+        ax.axvline(0.0, color="k", lw=0.8)
+        ax.set_xlabel(f"main-effect contribution\n(adverse: {self.codes.adverse}; hatched: rows disagree)")
+        ax.set_title(f"row {label}", fontsize=10)
         return self

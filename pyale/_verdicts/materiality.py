@@ -73,7 +73,7 @@ class Materiality:
         ax : matplotlib Axes, optional
             Where to draw; a new figure by default.
         **kwargs
-            Keywords of :meth:`MaterialityDisplay.plot` (``color``).
+            Keywords of the display's ``plot`` (``color``).
 
         Returns
         -------
@@ -87,7 +87,7 @@ class Materiality:
         Returns
         -------
         dict
-            ``level``, ``stat``, ``rank_method`` and ``rows`` (the rows of :attr:`table`).
+            ``level``, ``stat``, ``rank_method`` and ``rows`` (the rows of ``table``).
         """
         return {
             "level": self.level,
@@ -198,7 +198,7 @@ def rank_intervals(estimate: np.ndarray, replicates: np.ndarray, level: float) -
     """Simultaneous rank intervals (1 = largest) from statistics and their paired replicates.
 
     ``estimate`` is ``(p,)`` and ``replicates`` ``(B, p)``; returns the lower
-    and upper rank of every effect (see :func:`materiality`'s Notes).
+    and upper rank of every effect (see the Notes of ``pyale.materiality``).
     """
     p = estimate.shape[0]
     difference = estimate[:, None] - estimate[None, :]  # d_jk = s_j - s_k

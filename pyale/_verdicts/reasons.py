@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .. import _present
 from .._ale_result import ALEResult
 from .._checks import check_choice, check_int
 from .._engines import is_engine_frame
@@ -36,7 +37,7 @@ class ReasonCodes:
         ``reason`` (whether the feature is one of the row's ``top`` reasons),
         ``local_change`` (the curve's change across the interval or level
         jump that holds the value), ``heterogeneity`` (the spread of the
-        rows' own local changes there, from :attr:`ALEResult.heterogeneity`),
+        rows' own local changes there, from ``ALEResult.heterogeneity``),
         ``flag`` (heterogeneity larger than ``heterogeneity_ratio`` times
         ``|local_change|``: rows disagree about this feature's effect here,
         so the main effect alone summarises it poorly; missing when the
@@ -76,6 +77,28 @@ class ReasonCodes:
     def _repr_html_(self) -> str:
         return self.top.to_html()
 
+    def plot(self, row: int = 0, ax=None):
+        """Bars of one row's contributions, largest magnitude on top, adverse ones coloured, flagged ones hatched.
+
+        Parameters
+        ----------
+        row : int, default 0
+            The row to draw, by 0-based position in ``rows``.
+        ax : matplotlib Axes, optional
+            Where to draw; a new figure by default.
+
+        Returns
+        -------
+        ReasonCodesDisplay
+        """
+        n_rows = self.contributions.shape[0]
+        position = check_int(row, param="row", caller="ReasonCodes.plot", minimum=0)
+        if position >= n_rows:
+            raise ValueError(
+                f"The 'row' parameter of ReasonCodes.plot must be a position below {n_rows}. Got {row!r} instead."
+            )
+        return _present.display_class("ReasonCodesDisplay")(self, position).plot(ax=ax)
+
     def to_dict(self) -> dict:
         """Everything as plain Python values (JSON-ready: NaN as None).
 
@@ -83,7 +106,7 @@ class ReasonCodes:
         -------
         dict
             ``adverse``, ``method`` (what a contribution is), ``top`` (the
-            rows of :attr:`top`, with a ``row`` key) and ``table`` (the rows of :attr:`table`).
+            rows of ``top``, with a ``row`` key) and ``table`` (the rows of ``table``).
         """
         top = self.top.reset_index(names="row")
         return {

@@ -9,6 +9,7 @@ import pandas as pd
 
 from .. import _present
 from .._ale_result import ALEResult
+from .._checks import check_choice
 from .._core.bootstrap import percentile_interval
 from .decision import MarginTest, margin_test
 from .expectations import Expectation, read_expectation
@@ -25,12 +26,13 @@ DECISION_RULE = (
     "replicates, studentised) lies below zero, i.e. the max-t adjusted p-value p_violation <= level; a true "
     "expectation fails with probability at most about level. pass: not fail, and every margin is on the "
     "right side in all but a share level of the replicates (intersection-union test, p_holds <= level); a "
-    "violated expectation passes with probability at most about level. Otherwise inconclusive."
+    "violated expectation passes with probability at most about level. Otherwise inconclusive. A main effect's "
+    "studentised increments are read as Student's t with the interval's rows less one degrees of freedom."
 )
 
 _TABLE_COLUMNS = [
-    "feature", "axis", "output", "kind", "expectation", "verdict", "level", "statistic", "p_violation", "p_holds",
-    "worst_violation", "worst_violation_pct", "worst_start", "worst_end", "n_violations", "n_significant",
+    "feature", "axis", "output", "kind", "effect", "expectation", "verdict", "level", "statistic", "p_violation", "p_holds",
+    "worst_violation", "worst_violation_pct", "worst_start", "worst_end", "worst_at", "n_violations", "n_significant",
     "n_bootstrap", "bootstrap",
 ]
 _VIOLATION_COLUMNS = [
@@ -49,6 +51,9 @@ class Check:
     expectation: Expectation
     test: MarginTest
     violations: list
+    effect: str  # "main", "interaction" or "total"
+    lines: np.ndarray  # (L, n): the curves judged, along the axis
+    replicate_lines: np.ndarray  # (B, L, n)
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -60,9 +65,11 @@ class ShapeCheck:
     table : pandas.DataFrame
         One row per expectation (per axis of a pair): ``feature`` (``"a x b"``
         for a pair), ``axis`` (the feature along which the curve is read),
-        ``output``, ``kind``, ``expectation``, ``verdict`` (``"pass"``,
+        ``output``, ``kind``, ``effect`` (``"main"``, ``"interaction"`` or
+        ``"total"``: what was judged, see ``pair_effect``), ``expectation``, ``verdict`` (``"pass"``,
         ``"fail"`` or ``"inconclusive"``), ``level``, ``statistic`` (the
-        largest studentised violation), ``p_violation`` (p-value of the test
+        largest studentised violation, on the normal scale after the
+        small-sample calibration), ``p_violation`` (p-value of the test
         that fails), ``p_holds`` (p-value of the test that passes),
         ``worst_violation`` (largest violation in units of the prediction:
         for a monotone expectation the largest fall of the curve from a grid
@@ -71,7 +78,8 @@ class ShapeCheck:
         of the response, as NALED reads effects; NaN without a response
         distribution or for a user function), ``worst_start`` and
         ``worst_end`` (where that fall starts and reaches its bottom),
-        ``n_violations``, ``n_significant`` (rows of :attr:`violations`, and
+        ``worst_at`` (for a pair: the other axis's grid point of that fall),
+        ``n_violations``, ``n_significant`` (rows of ``violations``, and
         those beyond doubt), ``n_bootstrap`` and ``bootstrap`` (``"data"``
         or ``"model"``).
     violations : pandas.DataFrame
@@ -88,7 +96,7 @@ class ShapeCheck:
     level : float
         The significance level.
     checks : list
-        The checks behind each row (used by :meth:`plot`).
+        The checks behind each row (used by ``plot``).
 
     See Also
     --------
@@ -123,9 +131,9 @@ class ShapeCheck:
         Parameters
         ----------
         ax : matplotlib Axes or array of Axes, optional
-            One Axes per row of :attr:`table`; a new figure by default.
+            One Axes per row of ``table``; a new figure by default.
         **kwargs
-            Keywords of :meth:`ShapeCheckDisplay.plot` (``n_cols``).
+            Keywords of the display's ``plot`` (``n_cols``: panels per row).
 
         Returns
         -------
@@ -140,7 +148,7 @@ class ShapeCheck:
         -------
         dict
             ``level``, ``decision_rule`` (the rule in words), ``checks`` (the
-            rows of :attr:`table`) and ``violations`` (the rows of :attr:`violations`).
+            rows of ``table``) and ``violations`` (the rows of ``violations``).
         """
         return {
             "level": self.level,
@@ -154,7 +162,8 @@ def _records(frame: pd.DataFrame) -> list:
     return [{k: native(v) for k, v in row.items()} for row in frame.to_dict(orient="records")]
 
 
-def check_shape(result, expect: dict, *, level: float = 0.05, output=None) -> ShapeCheck:
+def check_shape(result, expect: dict, *, level: float = 0.05, output=None,
+                pair_effect: str = "interaction") -> ShapeCheck:
     """Check the shape of ALE curves against expectations, with a verdict from the bootstrap.
 
     Parameters
@@ -181,6 +190,16 @@ def check_shape(result, expect: dict, *, level: float = 0.05, output=None) -> Sh
         The model output to judge (needed when the results have several
         outputs, other than a binary classifier's, whose positive class is
         the default).
+    pair_effect : {"interaction", "total"}, default "interaction"
+        What a pair's axis is judged on: the pair's effect as computed (in
+        pyale the second-order, interaction effect alone), or ``"total"``:
+        that plus the main effect of the axis feature, which the results
+        must hold with the same replicates (one :func:`pyale.ale` call with
+        both, e.g. ``["dti", ("dti", "income")]``).  Along ``dti`` the total
+        effect ``f_dti + f_income + f_dti,income`` changes as
+        ``f_dti + f_dti,income`` does, so "the prediction increases with dti
+        at every income" is ``{("dti", "income"): {"dti": "increasing"}}``
+        with ``pair_effect="total"``.
 
     Returns
     -------
@@ -213,6 +232,10 @@ def check_shape(result, expect: dict, *, level: float = 0.05, output=None) -> Sh
     - **inconclusive** otherwise: the data cannot tell (a flat stretch of a
       noisy curve under "increasing", a dip within the band).
 
+    A main effect's studentised increment is read as Student's t with the
+    interval's rows less one degrees of freedom (level jumps: the two
+    levels' rows less two) and mapped to the normal scale before both tests,
+    so that few rows per interval do not make the fail test liberal.
     A margin whose replicates do not vary (every row has the same local
     difference there, and the model is fixed) is known exactly: a certain
     violation fails, a certain non-violation counts as evidence.  The
@@ -225,7 +248,8 @@ def check_shape(result, expect: dict, *, level: float = 0.05, output=None) -> Sh
     categorical's or a given ``level_order`` keeps the user's order; an
     unordered one is ordered by similarity, and a monotone expectation
     along it is rarely meaningful.  A pair's effect in pyale is the
-    second-order (interaction) effect alone.
+    second-order (interaction) effect alone; ``pair_effect="total"`` adds
+    the axis feature's main effect.
 
     Examples
     --------
@@ -241,6 +265,7 @@ def check_shape(result, expect: dict, *, level: float = 0.05, output=None) -> Sh
     1     age    negative    fail
     """
     level = check_verdict_level(level, caller=_CALLER)
+    pair_effect = check_choice(pair_effect, ("interaction", "total"), param="pair_effect", caller=_CALLER)
     results = collect_results(result, caller=_CALLER)
     if not isinstance(expect, dict) or not expect:
         raise TypeError(
@@ -259,9 +284,20 @@ def check_shape(result, expect: dict, *, level: float = 0.05, output=None) -> Sh
             for axis_name, wanted in value.items():
                 axis = _axis(found, axis_name, key)
                 where = f"axis {axis_name!r} of pair {key!r}"
+                main = None
+                if pair_effect == "total":
+                    main = _find(results, found.features[axis], pair=False, purpose=" (pair_effect='total' adds "
+                                 f"it to pair {key!r}: compute it in the same call as the pair)")
                 checks.append(_check(found, axis, read_expectation(wanted, where=where, caller=_CALLER),
-                                     level, output))
+                                     level, output, main=main))
         else:
+            if isinstance(key, tuple) and len(key) == 2 and not any(
+                    len(r.features) == 1 and _same(r.features[0], key) for r in results):
+                _find(results, key, pair=True)  # a pair that exists: it needs an expectation per axis
+                raise TypeError(
+                    f"The 'expect' parameter of {_CALLER} must give pair {key!r} a dict of axis -> expectation, "
+                    f"e.g. {{{key!r}: {{{key[0]!r}: {value!r}}}}}. Got {value!r} instead."
+                )
             found = _find(results, key, pair=False)
             where = f"feature {key!r}"
             checks.append(_check(found, 0, read_expectation(value, where=where, caller=_CALLER), level, output))
@@ -278,7 +314,7 @@ def _same(a, b) -> bool:
         return False
 
 
-def _find(results: list, key, *, pair: bool) -> ALEResult:
+def _find(results: list, key, *, pair: bool, purpose: str = "") -> ALEResult:
     for r in results:
         if pair:
             if (isinstance(key, tuple) and len(key) == 2 and len(r.features) == 2
@@ -289,8 +325,8 @@ def _find(results: list, key, *, pair: bool) -> ALEResult:
     held = [feature_label(r.features) for r in results]
     what = "pair" if pair else "feature"
     raise ValueError(
-        f"The 'expect' parameter of {_CALLER} names {what} {key!r}, which no result holds; the results hold "
-        f"{held!r}."
+        f"The 'expect' parameter of {_CALLER} names {what} {key!r}, which no result holds{purpose}; the results "
+        f"hold {held!r}."
     )
 
 
@@ -312,18 +348,22 @@ def _lines(array: np.ndarray, axis: int, lead: int) -> np.ndarray:
     return moved
 
 
-def _check(result: ALEResult, axis: int, expectation: Expectation, level: float, output) -> Check:
+def _check(result: ALEResult, axis: int, expectation: Expectation, level: float, output, *, main=None) -> Check:
+    """Judge one axis of one result; ``main``: the axis feature's main effect, added to a pair's lines."""
     out = output_index(result, output, caller=_CALLER)
     replicates = require_replicates(result, level, caller=_CALLER)[..., out]
-    effects = result.effects[..., out]
     grid = result.grid[axis]
     where = f"axis {result.features[axis]!r} of {feature_label(result.features)!r}"
-    lines = _lines(effects, axis, 0)  # (L, n)
+    lines = _lines(result.effects[..., out], axis, 0)  # (L, n)
     lines_b = _lines(replicates, axis, 1)  # (B, L, n)
+    effect = "main" if len(result.features) == 1 else "interaction"
+    if main is not None:
+        along, along_b = _main_along(main, result, axis, level, output)
+        lines, lines_b, effect = lines + along, lines_b + along_b[:, None, :], "total"
     margins = expectation.margins(grid, lines, where=where)  # (L, M)
     margins_b = expectation.margins(grid, lines_b, where=where)  # (B, L, M)
     test = margin_test(margins.ravel(), margins_b.reshape(margins_b.shape[0], -1),
-                       strict=expectation.strict, level=level)
+                       strict=expectation.strict, level=level, df=_degrees_of_freedom(result, expectation, margins))
     normaliser = None
     if result.normaliser is not None and expectation.kind != "function":
         normaliser = result.normaliser()[out]
@@ -336,7 +376,63 @@ def _check(result: ALEResult, axis: int, expectation: Expectation, level: float,
             found.append(_violation(result, axis, out, expectation, others[line], grid, episode, lines[line],
                                     lines_b[:, line], margins[line], margins_b[:, line], significant[line],
                                     normaliser, level))
-    return Check(result=result, axis=axis, output=out, expectation=expectation, test=test, violations=found)
+    return Check(result=result, axis=axis, output=out, expectation=expectation, test=test, violations=found,
+                 effect=effect, lines=lines, replicate_lines=lines_b)
+
+
+def _main_along(main: ALEResult, pair: ALEResult, axis: int, level: float, output):
+    """The main effect of a pair's axis feature at the pair's grid points along that axis (and its replicates).
+
+    Numeric: read on the main effect's curve, linear between its grid points
+    (as :func:`pyale.reason_codes` reads it); categorical: by level.
+    """
+    out = output_index(main, output, caller=_CALLER)
+    effects = main.effects[:, out]
+    replicates = require_replicates(main, level, caller=_CALLER)[..., out]
+    n_pair = pair.replicates.shape[0]
+    if replicates.shape[0] != n_pair:
+        raise ValueError(
+            f"The main effect of {main.features[0]!r} carries {replicates.shape[0]} bootstrap replicates and the "
+            f"pair {pair.features!r} {n_pair}; compute them in one call so that every replicate is the same "
+            "resample."
+        )
+    grid = pair.grid[axis]
+    if pair.numeric_axes[axis]:
+        edges = np.asarray(main.grid[0], dtype=float)
+        points = np.asarray(grid, dtype=float)
+        right = np.clip(np.searchsorted(edges, points, side="left"), 1, edges.shape[0] - 1)
+        weight = np.clip((points - edges[right - 1]) / (edges[right] - edges[right - 1]), 0.0, 1.0)
+        return (effects[right - 1] * (1 - weight) + effects[right] * weight,
+                replicates[:, right - 1] * (1 - weight) + replicates[:, right] * weight)
+    levels = list(main.grid[0])
+    missing = [level_ for level_ in grid if level_ not in levels]
+    if missing:
+        raise ValueError(
+            f"The main effect of {main.features[0]!r} lacks level {missing[0]!r} of pair {pair.features!r}."
+        )
+    index = np.array([levels.index(level_) for level_ in grid])
+    return effects[index], replicates[:, index]
+
+
+def _degrees_of_freedom(result: ALEResult, expectation: Expectation, margins: np.ndarray) -> np.ndarray:
+    """Per margin, the rows behind it less one (``inf``: no small-sample calibration; see ``decision.py``).
+
+    A main effect's increment is a mean over one interval's rows (numeric)
+    or over the rows of the two levels it joins (categorical); a sign margin
+    over all rows.  Counts that are weight sums rather than whole rows, pair
+    effects and user functions are not calibrated.
+    """
+    df = np.full(margins.shape, np.inf)
+    counts = np.asarray(result.counts, dtype=float)
+    if len(result.features) != 1 or expectation.kind == "function" or not np.all(counts == np.round(counts)):
+        return df.ravel()
+    if expectation.kind == "sign":
+        df[:] = counts.sum() - 1.0
+    elif result.numeric_axes[0]:
+        df[0] = counts - 1.0
+    else:
+        df[0] = counts[1:] + counts[:-1] - 2.0
+    return np.maximum(df, 1.0).ravel()
 
 
 def _episodes(expectation: Expectation, line: np.ndarray, margins: np.ndarray) -> list:
@@ -397,6 +493,13 @@ def _point(grid, index: int):
     return float(value) if isinstance(grid, np.ndarray) and grid.dtype.kind == "f" else value
 
 
+def _worst_pct(check: Check, worst: dict | None) -> float:
+    """The worst fall in percentile points: NaN for a function or without a response distribution."""
+    if check.expectation.kind == "function" or check.result.normaliser is None:
+        return np.nan
+    return 0.0 if worst is None else worst["size_pct"]
+
+
 def _table_row(check: Check, level: float) -> dict:
     result, test = check.result, check.test
     worst = max(check.violations, key=lambda v: v["size"], default=None)
@@ -405,6 +508,7 @@ def _table_row(check: Check, level: float) -> dict:
         "axis": result.features[check.axis],
         "output": result.outputs[check.output],
         "kind": result.kind,
+        "effect": check.effect,
         "expectation": check.expectation.name,
         "verdict": test.verdict,
         "level": level,
@@ -412,10 +516,10 @@ def _table_row(check: Check, level: float) -> dict:
         "p_violation": test.p_violation,
         "p_holds": test.p_holds,
         "worst_violation": 0.0 if worst is None else worst["size"],
-        "worst_violation_pct": (0.0 if check.expectation.kind != "function" and result.normaliser is not None
-                                else np.nan) if worst is None else worst["size_pct"],
+        "worst_violation_pct": _worst_pct(check, worst),
         "worst_start": None if worst is None else worst["start"],
         "worst_end": None if worst is None else worst["trough"],
+        "worst_at": None if worst is None else worst["at"],
         "n_violations": len(check.violations),
         "n_significant": sum(v["significant"] for v in check.violations),
         "n_bootstrap": int(result.replicates.shape[0]),

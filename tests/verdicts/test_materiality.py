@@ -73,7 +73,7 @@ def test_rank_intervals_cover_the_true_ranks():
     """Three effects with known population ALEDs in the order a > b > c (close ones): the simultaneous
     rank intervals hold all three true ranks in at least about 1 - level of the data sets."""
     rng = np.random.default_rng(11)
-    level, runs, covered = 0.1, 40, 0
+    level, runs, covered = 0.1, 25, 0
 
     def model(d):
         a, b, c, z = (d[k].to_numpy() for k in "abcz")

@@ -51,7 +51,7 @@ def test_numeric_values_are_read_on_the_linear_curve_and_clamped_beyond(data):
     assert codes.table["local_change"].to_numpy() == pytest.approx(changes, rel=1e-12)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(st.integers(0, 10_000), st.integers(2, 8))
 def test_contributions_are_centred(seed, n_intervals):
     """The centred ALE averages to 0 over the data: rows at the interval mid-points weighted by the
@@ -69,7 +69,7 @@ def test_contributions_are_centred(seed, n_intervals):
     assert on_data.mean() == pytest.approx(0.0, abs=1e-12)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(st.integers(0, 10_000), st.integers(1, 3))
 def test_low_adverse_is_high_adverse_of_the_negated_model(seed, top):
     rng = np.random.default_rng(seed)
@@ -138,3 +138,19 @@ def test_errors(data, case, kwargs, error, message):
     kwargs = {"rows": data.iloc[:2], **kwargs}
     with pytest.raises(error, match=re.escape(message)):
         pyale.reason_codes(results, **kwargs)
+
+
+def test_plot_draws_one_row(data):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    results = pyale.ale(lambda d: d["dti"] * d["z"] + d["income"], data, ["dti", "income", "grade"], n_intervals=4)
+    codes = pyale.reason_codes(results, data.iloc[:3], top=1)
+    display = codes.plot(row=2)
+    assert len(display.bars_) == 3
+    widths = sorted(abs(b.get_width()) for b in display.bars_)
+    assert [abs(b.get_width()) for b in display.bars_] == widths  # largest on top
+    assert display.ax_.get_title() == "row 2"
+    with pytest.raises(ValueError, match=re.escape("The 'row' parameter of ReasonCodes.plot must be a position "
+                                                   "below 3. Got 3 instead.")):
+        codes.plot(row=3)
