@@ -35,6 +35,10 @@ ModelBoot
     bootstrap-validated (.632) performance and coefficient tables.
 invert_probs
     R's ``ale::invert_probs``: an ALE of probabilities for the complementary outcome.
+regional, RegionalResult, Region
+    Regional effects: the rows split on other columns where a feature's local
+    effects disagree (effector 0.6.0's ``find_regions``), with the feature's
+    ALE in each region.
 
 Everything else lives in private modules.  ``import pyale`` imports neither
 matplotlib nor rpy2.
@@ -53,6 +57,8 @@ from ._alepkg.ale import ALE
 from ._alepkg.boot import ModelBoot
 from ._alepkg.invert import invert_probs
 from ._verdicts import Materiality, ReasonCodes, ShapeCheck, check_shape, materiality, reason_codes
+from ._regional import Region, RegionalResult, regional
+from ._core.binning import HeterogeneityBinning
 from ._verdicts.compare import compare
 from ._verdicts.comparison import Comparison
 from ._cli.evidence import Report, report
@@ -80,6 +86,10 @@ __all__ = [
     "Materiality",
     "reason_codes",
     "ReasonCodes",
+    "regional",
+    "RegionalResult",
+    "Region",
+    "HeterogeneityBinning",
     "compare",
     "Comparison",
     "report",

@@ -236,6 +236,16 @@ def build_parser() -> argparse.ArgumentParser:
     output.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="a progress bar on stderr (rows the model is asked about, per effect, with an "
                              "ETA); by default only when stderr is a terminal and the run takes over 2 s")
+    regional = run.add_argument_group(
+        "regional effects",
+        "Regions of the rows, split on the other columns, where a feature's effect is homogeneous "
+        "(pyale.regional: effector's search and criterion); they share --intervals, --response, --weights and "
+        "--bootstrap.")
+    regional.add_argument("--regional", nargs="+", action="extend", default=[], metavar="FEATURE",
+                          help="numeric feature(s) whose regions to find: writes regional_<feature>.csv (the "
+                               "tree), regional_<feature>_curves.csv and regional_<feature>.png")
+    regional.add_argument("--regional-depth", type=_non_negative_int, default=2, metavar="D",
+                          help="at most D splits on a region's path (default 2)")
     uncertainty = run.add_argument_group(
         "uncertainty and weights",
         "Bootstrap bands resample the rows with the model and the grid fixed (no extra model call); they "
