@@ -19,6 +19,8 @@ scripts/make_ale_fixtures.py           reference/ale/              ale 0.5.0 in 
 scripts/make_modelboot_fixtures.py     reference/modelboot/        ale 0.5.0 in ~/Rlib-ale, ale 0.5.3
                                                                    in ~/Rlib-ale053 (staccuracy, broom)
 scripts/make_ale_extra_fixtures.py     reference/ale_extra/        the same two ale libraries
+scripts/make_ale_dev_fixtures.py       reference/ale_dev/          ale's development version in
+                                                                   ~/Rlib-ale-dev (ALE_DEV_COMMIT)
 =====================================  ==========================  ===========================
 
 It needs R (pyale's fixtures came from R 4.2.2), rpy2 (``pip install
@@ -47,6 +49,7 @@ GENERATORS = [
     ("make_ale_fixtures.py", []),  # loads ale from its own R libraries and checks them itself
     ("make_modelboot_fixtures.py", []),  # ale 0.5.0 and 0.5.3 from their own R libraries
     ("make_ale_extra_fixtures.py", []),  # ale 0.5.0 and 0.5.3 as released, from their own R libraries
+    ("make_ale_dev_fixtures.py", []),  # ale's development version (tripartio/ale) from its own R library
 ]
 
 
