@@ -49,7 +49,10 @@ CASES = [
             max_num_bins={"default": 5, "except": {"x": 8}},
             note="per-column fct_order and max_num_bins, aled_fun = 'sd'"),
     DevCase("dev_text", "levels", x_cols=("x", "s"), text=True,
-            note="a text column under fct_order = 'levels' (the development version fails)"),
+            note="a text column under fct_order = 'levels' (the development version bins its rows by first "
+                 "appearance)"),
+    DevCase("dev_text_ksd", "ksd", x_cols=("x", "s"), text=True,
+            note="a text column under fct_order = 'ksd' (the development version fails: a text column has no levels)"),
 ]
 
 

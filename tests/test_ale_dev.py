@@ -86,7 +86,12 @@ def check_fixture(fixture):
     case = replace(CASES[fixture["case"]["name"]], seed=fixture["case"]["seed"])
     data = ale_dev_cases.make_data(case.seed, case.n, case.text)
     res = _run(case)
-    assert "error" not in fixture, fixture.get("error")
+    if "error" in fixture:  # "ksd" of a text column: R's levels() of it is NULL, so it orders no level
+        assert case.text and case.fct_order == "ksd" and "subscript out of bounds" in fixture["error"]
+        got = res.get("s", ale_centre="zero")  # pyale orders text as ale 0.5.x does, each row in its own level
+        assert sorted(got["s.bin"]) == ["p", "q", "r"]
+        assert list(got[".n"]) == [int((data["s"] == v).sum()) for v in got["s.bin"]]
+        return {}
     wrong = {}
     for name, kind in res.feature_types.items():
         if kind == "categorical":
@@ -117,7 +122,8 @@ def test_where_the_development_version_is_wrong():
     inverse); the held-back live seeds also find the factor (orders that are not their own inverse: "ksd"
     at seed 7, "y_col" and the per-column case at seed 2718)."""
     found = {p.stem: sorted(check_fixture(json.loads(p.read_text()))) for p in FILES}
-    assert found == {"dev_levels": [], "dev_y_col": [], "dev_ksd": [], "dev_sd_bins": [], "dev_text": ["s"]}
+    assert found == {"dev_levels": [], "dev_y_col": [], "dev_ksd": [], "dev_sd_bins": [], "dev_text": ["s"],
+                     "dev_text_ksd": []}
 
 
 def test_every_case_recorded():

@@ -95,7 +95,9 @@ class AlePackageConvention(ALEPlotGrid, Convention):
         ),
         "categorical level order": (
             "ALEPlot's MDS order (logical and date columns by frequency tables), with R's eigenvector sign "
-            "on reference LAPACK; an ordered categorical keeps its order; binary: sorted values"
+            "on reference LAPACK; an ordered categorical keeps its order; binary: sorted values "
+            "(pyale.ALE(fct_order=): 'ksd' this order, the default; 'levels' and 'y_col' of ale's development "
+            "version)"
         ),
         "categorical local effect": "backward differences only: rows moved from the previous level to their own",
         "centring (categorical)": "subtract the level-frequency-weighted mean",
