@@ -235,3 +235,30 @@ def test_live_development_build(R, tmp_path, seed):
     assert {p.stem for p in files} == set(CASES)
     for path in files:
         check_fixture(json.loads(path.read_text()))
+
+
+def test_to_results_keeps_the_deviation():
+    case = CASES["dev_levels"]
+    res = _run(case, aled_fun="sd")
+    table = res.get(stats="estimate", simplify=False)["d1"]
+    for result, term in zip(res.to_results(), res.terms[:4]):
+        assert float(result.statistics.loc["aled", "estimate"]) == pytest.approx(
+            float(table.set_index("term").loc[term, "aled"]), rel=1e-12)
+
+
+def test_modelboot_passes_the_options_to_every_refit():
+    smf = pytest.importorskip("statsmodels.formula.api")
+    case = CASES["dev_levels"]
+    data = ale_dev_cases.make_data(case.seed, case.n).drop(columns=["s"])
+    model = smf.ols("y ~ x * f + z", data).fit()
+    options = {"x_cols": ["x", "f"], "fct_order": "levels", "aled_fun": "sd", "max_num_bins": {"default": 4}}
+    mb = pyale.ModelBoot(model, data, boot_it=2, seed=3, ale_options=options)
+    single = mb.ale["single"]
+    assert single.bins["f"] == ("a", "b", "c", "d") and len(single.bins["x"]) <= 4
+    plain = pyale.ALE(model, ["x", "f"], data, "y", fct_order="levels", aled_fun="sd", max_num_bins=4)
+    assert single.equals(plain, rtol=1e-12)
+    mad = pyale.ModelBoot(model, data, boot_it=2, seed=3, ale_options={**options, "aled_fun": "mad"})
+    sd_stats = mb.get(stats="all", simplify=False)["d1"].set_index(["term", "statistic"])["estimate"]
+    mad_stats = mad.get(stats="all", simplify=False)["d1"].set_index(["term", "statistic"])["estimate"]
+    assert (sd_stats.xs("aled", level="statistic") > mad_stats.xs("aled", level="statistic")).all()
+    assert np.allclose(sd_stats.xs("aler_max", level="statistic"), mad_stats.xs("aler_max", level="statistic"))
