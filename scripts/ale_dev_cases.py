@@ -38,6 +38,7 @@ class DevCase:
     seed: int = 20261126
     n: int = 48
     text: bool = False  # s as text (R: character) rather than a factor with levels p, q, r
+    unused: bool = False  # f with a fifth level "e" that no row has
     note: str = ""
 
 
@@ -51,19 +52,21 @@ CASES = [
     DevCase("dev_text", "levels", x_cols=("x", "s"), text=True,
             note="a text column under fct_order = 'levels' (the development version bins its rows by first "
                  "appearance)"),
+    DevCase("dev_unused_level", "y_col", x_cols=("x", "f", "x:f"), unused=True,
+            note="a factor with an unused level under fct_order = 'y_col' (the level is dropped)"),
     DevCase("dev_text_ksd", "ksd", x_cols=("x", "s"), text=True,
             note="a text column under fct_order = 'ksd' (the development version fails: a text column has no levels)"),
 ]
 
 
-def make_data(seed: int, n: int, text: bool = False) -> pd.DataFrame:
+def make_data(seed: int, n: int, text: bool = False, unused: bool = False) -> pd.DataFrame:
     """x, z numeric; f a factor (levels a-d); s levels p, q, r, first row 'r' (appearance order not sorted),
     a Categorical or (``text``) text; y."""
     rng = np.random.default_rng(seed)
     f = rng.choice(list("abcd"), n)
     s = rng.choice(["p", "q", "r"], n)
     s[0], s[1] = "r", "q"
-    data = pd.DataFrame({"x": rng.normal(size=n).round(3), "f": pd.Categorical(f, categories=list("abcd")),
+    data = pd.DataFrame({"x": rng.normal(size=n).round(3), "f": pd.Categorical(f, categories=list("abcde" if unused else "abcd")),
                          "s": pd.Series(s, dtype=object) if text else pd.Categorical(s, categories=["p", "q", "r"]), "z": rng.uniform(-1, 1, n).round(3)})
     data["y"] = py_model(None, data) + rng.normal(scale=0.3, size=n).round(3)
     return data

@@ -48,7 +48,7 @@ def _run_case(ro, case) -> dict:
     from pyale.r import to_r_dataframe
 
     ro.r('RNGkind("Mersenne-Twister", "Inversion", "Rejection")')
-    ro.globalenv["train"] = to_r_dataframe(make_data(case.seed, case.n, case.text))
+    ro.globalenv["train"] = to_r_dataframe(make_data(case.seed, case.n, case.text, case.unused))
     if case.text:
         ro.r("train$s <- as.character(train$s)")
     ro.r(f"pf <- function(object, newdata, type) {{ {R_MODEL} }}")
