@@ -138,6 +138,10 @@ def test_defaults_are_released_ale():
                       pred_fun=ale_dev_cases.py_model)
     assert default.equals(plain)
     assert ALE_PACKAGE.default_fct_order == "ksd" and ALE_PACKAGE.default_aled_fun == "mad"
+    assert "fct_order" not in repr(plain) and "aled_fun" not in repr(plain)
+    other = _run(case, aled_fun="sd")
+    assert not other.equals(plain) and "aled_fun='sd'" in repr(other)
+    assert "fct_order={'default': 'levels', 'except': {'f': 'y_col'}}" in repr(_run(CASES["dev_sd_bins"]))
 
 
 def test_order_changes_a_non_additive_effect():

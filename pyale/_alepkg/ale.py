@@ -580,7 +580,9 @@ class ALE:
 
     def _facts(self) -> dict:
         return {"terms": repr(self.terms), "y_col": repr(self.y_col), "y_cats": ", ".join(map(str, self.y_cats)),
-                "max_num_bins": str(self.max_num_bins), "boot_it": str(self.boot_it)}
+                "max_num_bins": str(self.max_num_bins), "boot_it": str(self.boot_it),
+                **({} if self.fct_order == ALE_PACKAGE.default_fct_order else {"fct_order": repr(self.fct_order)}),
+                **({} if self.aled_fun == ALE_PACKAGE.default_aled_fun else {"aled_fun": repr(self.aled_fun)})}
 
     def _repr_html_(self) -> str:
         first = self.terms[0]
@@ -602,8 +604,8 @@ class ALE:
         """
         if type(other) is not type(self) or list(self._terms) != list(other._terms):
             return False
-        if (self.y_cats, self.y_type, self.boot_alpha, self.boot_centre) != (
-                other.y_cats, other.y_type, other.boot_alpha, other.boot_centre):
+        if (self.y_cats, self.y_type, self.boot_alpha, self.boot_centre, self.aled_fun) != (
+                other.y_cats, other.y_type, other.boot_alpha, other.boot_centre, other.aled_fun):
             return False
         for a, b in zip(self._terms.values(), other._terms.values()):
             if a.types != b.types or [i.labels for i in a.infos] != [i.labels for i in b.infos]:
