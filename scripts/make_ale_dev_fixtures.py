@@ -8,8 +8,8 @@ max_num_bins, parallel = 0, p_values = NULL, silent = TRUE)`` in a child
 process whose ``R_LIBS`` is ``$ALE_R_LIB_DEV`` (``~/Rlib-ale-dev``) before
 the 0.5.3 library (for the dependencies).  The fixture records ``get()`` of
 every term (``ale_centre = "zero"``), ``get(stats = "all")``, R's and the
-package's versions and the development commit (``$ALE_DEV_COMMIT``, or the
-``RemoteSha``/``Packaged`` fields of the installed DESCRIPTION when set).
+package's versions and the development commit the build came from
+(``$ALE_DEV_COMMIT``, 40 hex digits; the default tests require it).
 
 Usage::
 
