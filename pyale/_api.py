@@ -494,7 +494,8 @@ def ale(
     binning = check_binning(binning, n_intervals, grid, caller=_CALLER)
     adapter, caller = job.caller_for(array_model(model, jacobian if method == "gradient" else None), response,
                                      response_method)
-    job.planned = rhale_plans(job.planned, job.X, job.weights, engine_data=job.data,
+    on_engine = None if job.data.engine.in_memory else job.data  # the bin search from derivatives is a reduction there
+    job.planned = rhale_plans(job.planned, job.X, job.weights, engine_data=on_engine,
                               conventions=job.conventions, method=method, model=model, jacobian=jacobian,
                               binning=binning, caller=caller, max_rows=job.max_rows_per_call, caller_name=_CALLER)
     job.check_replicates(n_bootstrap, len(adapter.output_names or ()), caller_name=_CALLER)

@@ -282,7 +282,7 @@ def _seed(random_state) -> np.random.SeedSequence:
 
 def _segments(job, X, by):
     """``(labels, codes, weights)`` of the rows taking part, in their order."""
-    if job.data is not None:
+    if not job.data.engine.in_memory:
         return _engine_segments(job, X, by)
     if isinstance(by, (pd.Categorical, pd.Series, np.ndarray, list, tuple, pd.Index)):
         n_rows = X.shape[0] if hasattr(X, "shape") else len(X)
