@@ -18,9 +18,10 @@ from .._engine_plans import is_engine_frame
 from .._engines import engine_name
 from .._present import FeatureValues
 from .candidates import candidate_splits, read_conditioning
-from .criterion import feature_scale, heterogeneity, level_heterogeneity
+from .criterion import feature_scale, heterogeneity, level_heterogeneity, pair_heterogeneity
 from .curves import level_curve, region_curve
-from .local import LevelEffects, LocalEffects, finite_differences, level_differences, uniform_edges
+from .local import (LevelEffects, LocalEffects, finite_differences, level_differences, level_predictions,
+                    uniform_edges)
 from .rebinning import RegionBins
 from .result import Region, RegionalResult
 from .search import SearchRules, grow_levelwise, grow_nodewise
@@ -29,6 +30,7 @@ __all__ = ["regional"]
 
 _CALLER = "regional"
 _SEARCHES = ("node", "level")
+_FEATURE_TYPES = ("auto", "nominal", "ordinal")
 #: Default intervals of the uniform grid (effector's ``Fixed(nof_bins=20)``).
 UNIFORM_INTERVALS = 20
 
@@ -52,6 +54,7 @@ def regional(
     grid: object = None,
     n_intervals: int | None = None,
     level_order: Sequence | None = None,
+    feature_type: str = "auto",
     response: object = None,
     response_method: str = "auto",
     sample_weight: Sequence | None = None,
@@ -80,9 +83,10 @@ def regional(
         The data (in memory).  Never modified.
     feature : column label or 0-based position
         The feature whose effect is split: numeric, or categorical (its
-        local effects are then the differences across each jump between
-        neighbouring levels, ALEPlot's two directions; effector's ordinal
-        ``ALE``).
+        local effects are then differences between its levels: between
+        every pair of levels for a nominal feature, across each jump
+        between neighbouring levels for an ordinal one; see
+        ``feature_type``).
     conditioning : sequence of labels, optional
         The columns the regions may be defined by (every other column by
         default).  Numeric columns are cut at thresholds, other columns
@@ -135,6 +139,16 @@ def regional(
         A categorical feature's levels in the order to use (as for
         :func:`pyale.ale`; by default ALEPlot's order, an ordered
         categorical's own).  effector orders levels ascending.
+    feature_type : {"auto", "nominal", "ordinal"}, default "auto"
+        How a categorical feature's heterogeneity is measured.
+        ``"nominal"``: every pair of levels compared (effector's rule for
+        nominal features: no level order enters the criterion).
+        ``"ordinal"``: the jumps between neighbouring levels in the level
+        order (effector's rule for ordinal features).  ``"auto"``: ordinal
+        for an ordered categorical, nominal for any other categorical,
+        string or bool column (effector's own inference from a pandas
+        column).  The regional curves follow the level order either way.
+        Ignored for a numeric feature.
     response, response_method
         As for :func:`pyale.ale`.
     sample_weight : array-like or column name, optional
@@ -213,8 +227,9 @@ def regional(
         raise ValueError(f"The 'binning' parameter of {_CALLER} re-bins each region's derivatives; it needs "
                          f"method='gradient'. Got method={method!r}.")
     binning = check_binning(binning, n_intervals, grid, caller=_CALLER)
+    feature_type = check_choice(feature_type, _FEATURE_TYPES, param="feature_type", caller=_CALLER)
     job, local = _local_effects(
-        model, X, feature, method=method, jacobian=jacobian, grid=grid,
+        model, X, feature, feature_type=feature_type, method=method, jacobian=jacobian, grid=grid,
         n_intervals=None if binning is not None else n_intervals, level_order=level_order,
         response=response, response_method=response_method, sample_weight=sample_weight, ci_level=ci_level,
         max_rows_per_call=max_rows_per_call, feature_names=feature_names, conditioning=conditioning,
@@ -246,6 +261,16 @@ def regional(
 def _scorer(local, job, binning, n_bootstrap: int):
     """``(scale, score(mask), curve(mask, rng))``: the criterion and the region's ALEResult for this feature."""
     weights = job.weights
+    if isinstance(local, LevelEffects) and local.nominal:
+        def score(mask):
+            return pair_heterogeneity(local.at_levels[mask], local.ranks[mask],
+                                      None if weights is None else weights[mask])
+
+        def curve(mask, rng):
+            return _region_result(local.name, "categorical", local.levels,
+                                  level_curve(local, mask, n_bootstrap=n_bootstrap, rng=rng), job, mask)
+
+        return 1.0, score, curve
     if isinstance(local, LevelEffects):
         scale = feature_scale(local.ranks.astype(float), weights)
         entry_weights = None if weights is None else weights[local.rows]
@@ -291,7 +316,7 @@ def _positive(value, param: str) -> float:
     return number
 
 
-def _local_effects(model, X, feature, *, method, jacobian, grid, n_intervals, level_order, response,
+def _local_effects(model, X, feature, *, feature_type, method, jacobian, grid, n_intervals, level_order, response,
                    response_method, sample_weight, ci_level, max_rows_per_call, feature_names, conditioning,
                    level_limit):
     """The checked data (and conditioning columns, read before any model call) and each row's local effect
@@ -326,7 +351,10 @@ def _local_effects(model, X, feature, *, method, jacobian, grid, n_intervals, le
         local = level_differences(plan, job.X, caller, rows_per_call=max_rows_per_call)
         _require_one_output(local.differences, caller)
         job.outputs = tuple(map(str, _output_names(adapter, caller)))
-        return job, dataclasses.replace(local, weights=job.weights)
+        at_levels = None
+        if _is_nominal(job.X[names[0]], feature_type):
+            at_levels = level_predictions(plan, job.X, caller, rows_per_call=max_rows_per_call)
+        return job, dataclasses.replace(local, weights=job.weights, at_levels=at_levels)
     values = job.X[names[0]].to_numpy(dtype=float)
     edges = None
     if uniform:
@@ -347,6 +375,13 @@ def _local_effects(model, X, feature, *, method, jacobian, grid, n_intervals, le
     local = LocalEffects(names[0], edges, bins, differences, values, job.weights, uniform=uniform)
     job.outputs = tuple(map(str, _output_names(adapter, caller)))
     return job, local
+
+
+def _is_nominal(column: pd.Series, feature_type: str) -> bool:
+    """effector's inference from a pandas column: an ordered categorical is ordinal, any other nominal."""
+    if feature_type != "auto":
+        return feature_type == "nominal"
+    return not (isinstance(column.dtype, pd.CategoricalDtype) and column.dtype.ordered)
 
 
 def _require_one_output(differences: np.ndarray, caller) -> None:

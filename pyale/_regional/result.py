@@ -109,7 +109,9 @@ class RegionalResult:
         order the search created them.
     scale : float
         Standard deviation of the feature over all rows (the criterion's
-        factor from slopes to prediction units).
+        factor from slopes to prediction units; of the level ranks for an
+        ordinal feature; 1 for a nominal one, whose pairwise differences are
+        already in prediction units).
     conditioning : tuple
         The columns the search could split on.
 
