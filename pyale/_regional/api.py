@@ -14,6 +14,7 @@ from .._checks import (check_choice, check_finite_number, check_int, check_rando
 from .._core.binning import check_binning
 from .._core.gradient import METHODS, rhale_plans
 from .._core.jacobians import array_model
+from .._core.local import NumericAxis
 from .._engine_plans import is_engine_frame
 from .._engines import engine_name
 from .._present import FeatureValues
@@ -24,6 +25,7 @@ from .local import (LevelEffects, LocalEffects, finite_differences, level_differ
                     uniform_edges)
 from .rebinning import RegionBins
 from .result import Region, RegionalResult
+from .engine import EngineMoments, RowSet, engine_splits, feature_moments
 from .search import SearchRules, grow_levelwise, grow_nodewise
 
 __all__ = ["regional"]
@@ -228,6 +230,19 @@ def regional(
                          f"method='gradient'. Got method={method!r}.")
     binning = check_binning(binning, n_intervals, grid, caller=_CALLER)
     feature_type = check_choice(feature_type, _FEATURE_TYPES, param="feature_type", caller=_CALLER)
+    if is_engine_frame(X):
+        name, names, candidates, rows, scale, score, size, curve = _on_engine(
+            model, X, feature, method=method, jacobian=jacobian, binning=binning, grid=grid, n_intervals=n_intervals,
+            level_order=level_order, response=response, response_method=response_method,
+            sample_weight=sample_weight, ci_level=ci_level, max_rows_per_call=max_rows_per_call,
+            feature_names=feature_names, conditioning=conditioning, level_limit=level_limit,
+            n_positions=n_positions, n_bootstrap=n_bootstrap)
+        nodes = (grow_nodewise(candidates, rows, score, size, rules) if search == "node" else
+                 grow_levelwise(candidates, rows, len(names), score, size, rules))
+        regions = tuple(Region(node.index, node.parent, node.depth, node.conditions, None, node.size,
+                               node.heterogeneity, curve(node.mask)) for node in nodes)
+        return RegionalResult(feature=name, method=method, search=search, edges=regions[0].result.grid[0],
+                              regions=regions, scale=scale, conditioning=tuple(names))
     job, local = _local_effects(
         model, X, feature, feature_type=feature_type, method=method, jacobian=jacobian, grid=grid,
         n_intervals=None if binning is not None else n_intervals, level_order=level_order,
@@ -309,6 +324,68 @@ def _scorer(local, job, binning, n_bootstrap: int):
     return scale, score, curve
 
 
+def _on_engine(model, X, feature, *, method, jacobian, binning, grid, n_intervals, level_order, response,
+               response_method, sample_weight, ci_level, max_rows_per_call, feature_names, conditioning,
+               level_limit, n_positions, n_bootstrap):
+    """The search on a Dask, Spark or polars lazy frame (:mod:`.engine`): what it needs, checked.
+
+    Returns the feature's name, the conditioning columns, the candidate
+    splits, the root region, the scale and the ``score``, ``size`` and
+    ``curve`` of a region.
+    """
+    frame = engine_name(X)
+    for param, value, allowed in (("method", method, "finite_difference"), ("jacobian", jacobian, None),
+                                  ("binning", binning, None), ("n_bootstrap", n_bootstrap, 0)):
+        if value != allowed:
+            raise ValueError(
+                f"The {param!r} parameter of {_CALLER} must be {allowed!r} on a {frame}: the search runs over "
+                f"its blocks with finite differences on a fixed grid, without replicates. Got {value!r}; collect "
+                "the rows into pandas for that option."
+            )
+    uniform = isinstance(grid, str)
+    if uniform and grid != "uniform":
+        raise ValueError(f"The 'grid' parameter of {_CALLER} must be None, 'uniform' or a sequence of edges. "
+                         f"Got {grid!r} instead.")
+    if isinstance(feature, (list, tuple, np.ndarray)):
+        raise TypeError(f"The 'feature' parameter of {_CALLER} must be one column label or position. "
+                        f"Got {feature!r} instead.")
+    job = _Job(X, feature, caller_name=_CALLER, conventions="aleplot",
+               n_intervals=None if (uniform or grid is not None) else n_intervals, grid=None, level_order=level_order,
+               max_rows_per_call=max_rows_per_call, feature_names=feature_names, sample_weight=sample_weight,
+               ci_level=ci_level, y=None)
+    names, kind, plan = job.planned[0]
+    name, data = names[0], job.data
+    if kind == "categorical":
+        raise ValueError(f"The 'feature' parameter of {_CALLER} must be a numeric column on a {frame}; "
+                         f"{name!r} is categorical. Collect the rows into pandas for a categorical feature.")
+    split_names = _conditioning_names(job.X, name, conditioning)
+    candidates = engine_splits(data, split_names, level_limit=level_limit, n_positions=n_positions, caller=_CALLER)
+    if uniform or grid is not None:
+        check = data.checks([name])[name]
+        if uniform:
+            count = UNIFORM_INTERVALS if n_intervals is None else check_int(n_intervals, param="n_intervals",
+                                                                            caller=_CALLER, minimum=1)
+            edges = np.linspace(check.minimum, check.maximum, count + 1)
+        else:
+            edges = _user_edges(grid, np.array([check.minimum, check.maximum]), name)
+        occupied = data.interval_counts({name: edges})[name][1] > 0
+        plan = dataclasses.replace(plan, axes=(NumericAxis(name, edges, occupied),), empty_intervals="zero")
+    edges = plan.axes[0].edges
+    widths = np.full(edges.shape[0] - 1, edges[1] - edges[0]) if uniform else np.diff(edges)
+    adapter, caller = job.caller_for(model, response, response_method)
+    scale = feature_moments(data.rows, name, data.weight)
+    moments = EngineMoments(data.rows, plan, caller, weight_column=data.weight,
+                            conditions=[c for split in candidates for c in split.conditions], widths=widths,
+                            rows_per_call=max_rows_per_call, check_outputs=_require_one_output)
+
+    def curve(region):
+        job.outputs = tuple(map(str, _output_names(adapter, caller)))
+        return _region_result(name, "numeric", edges, moments.curve(region), job, None)
+
+    return (name, split_names, candidates, RowSet(), scale, lambda region: moments.score(region, scale),
+            moments.size, curve)
+
+
 def _positive(value, param: str) -> float:
     number = check_finite_number(value, param=param, caller=_CALLER, what="a number > 0")
     if number <= 0:
@@ -321,12 +398,6 @@ def _local_effects(model, X, feature, *, feature_type, method, jacobian, grid, n
                    level_limit):
     """The checked data (and conditioning columns, read before any model call) and each row's local effect
     of the feature (one ALE's model calls)."""
-    if is_engine_frame(X):
-        raise TypeError(
-            f"The 'X' parameter of {_CALLER} must hold its rows in memory: the search for regions reads every "
-            f"row's local effect many times. Got a {engine_name(X)}; collect the rows (or a sample of "
-            "them) into pandas first."
-        )
     method = check_choice(method, METHODS, param="method", caller=_CALLER)
     uniform = isinstance(grid, str)
     if uniform and grid != "uniform":
@@ -431,7 +502,8 @@ def _region_result(name, kind: str, grid, curve, job, mask: np.ndarray) -> ALERe
     result = ALEResult(
         features=(name,), kind=kind, grid=(grid,), effects=curve.effects, outputs=job.outputs,
         counts=curve.counts, level_order=grid if kind == "categorical" else None, empty_cells=None,
-        conventions="aleplot", heterogeneity=heterogeneity_at_nodes, data_values=FeatureValues(job.X[mask]))
+        conventions="aleplot", heterogeneity=heterogeneity_at_nodes,
+        data_values=None if mask is None else FeatureValues(job.X[mask]))
     if curve.replicates is not None:
         result = result._with_bootstrap(curve.replicates, curve.replicate_counts, job.ci_level, "data")
     return result
