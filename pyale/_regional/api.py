@@ -192,8 +192,13 @@ def regional(
     differ (right-closed intervals, no subsampling, weights).
 
     Only the model calls of one ALE are made (or one Jacobian): every
-    region is scored and drawn from the same local effects.  The search
-    runs in memory; a Dask, Spark or polars lazy frame is refused.
+    region is scored and drawn from the same local effects.  On a Dask,
+    Spark or polars lazy frame the search is a reduction over its blocks
+    (per region and interval: weight, mean and squared deviations of the
+    slopes): one pass over the rows (two predictions per row) per region
+    that is split, finite differences on a fixed grid only, without
+    bootstrap, a numeric feature, ``sample_weight`` as a column name;
+    ``Region.mask`` is then None.
 
     References
     ----------
