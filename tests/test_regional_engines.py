@@ -62,8 +62,12 @@ def same_regions(got: pyale.RegionalResult, expected: pyale.RegionalResult) -> N
     assert_allclose([r.heterogeneity for r in got.regions], [r.heterogeneity for r in expected.regions],
                     rtol=RTOL, atol=RTOL * scale)
     assert_allclose(got.scale, expected.scale, rtol=1e-13)
-    assert_allclose(got.edges, expected.edges, rtol=0, atol=0)
+    if expected.edges is None:  # a categorical feature: the same levels in the same order
+        assert got.edges is None
+    else:
+        assert_allclose(got.edges, expected.edges, rtol=0, atol=0)
     for a, b in zip(got.regions, expected.regions):
+        assert a.result.kind == b.result.kind and list(a.result.grid[0]) == list(b.result.grid[0])
         curve_scale = np.abs(b.result.effects).max()
         assert_allclose(a.result.effects, b.result.effects, rtol=RTOL, atol=RTOL * curve_scale)
         assert_allclose(a.result.counts, b.result.counts, rtol=1e-14)
@@ -149,9 +153,10 @@ def test_refusals(options, message):
     lazy = pl.from_pandas(_four(50, 1)).lazy()
     with pytest.raises(ValueError, match=re.escape(message)):
         pyale.regional(_four_model, lazy, "x1", **options)
-    with pytest.raises(ValueError, match=re.escape("The 'feature' parameter of regional must be a numeric column "
-                                                   "on a polars LazyFrame; 'g' is categorical.")):
-        pyale.regional(_four_model, pl.from_pandas(_four(50, 1).assign(g=["a", "b"] * 25)).lazy(), "g")
+    with pytest.raises(ValueError, match=re.escape("The 'grid' parameter of regional applies to a numeric feature; "
+                                                   "'g' is categorical.")):
+        pyale.regional(_four_model, pl.from_pandas(_four(50, 1).assign(g=["a", "b"] * 25)).lazy(), "g",
+                       grid="uniform")
 
 
 def test_engine_result_draws_and_assigns_rows():
@@ -170,3 +175,37 @@ def test_engine_result_draws_and_assigns_rows():
     region = got.region_of(X)
     for leaf in expected.leaves:
         assert (region[leaf.mask] == leaf.index).all()
+
+
+TABLE = {"a": 0.0, "b": 2.0, "c": -1.0, "d": 3.0}
+
+
+def _levels_data(n, seed):
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({"g": rng.choice(list("abcd"), n), "x2": rng.uniform(-1, 1, n), "x3": rng.uniform(-1, 1, n),
+                         "k": rng.integers(0, 3, n)})
+
+
+def _levels_model(d):
+    value = d["g"].astype(object).map(TABLE).astype(float).to_numpy()
+    gain = np.where(d["x2"].to_numpy() < 0, -1.0, 1.0) * np.where(d["k"].to_numpy() == 1, 2.0, 1.0)
+    return gain * value * (1 + d["x3"].to_numpy() ** 2) + d["x3"].to_numpy()
+
+
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+@pytest.mark.parametrize("kind", ["nominal", "ordered", "ordinal-level-wise"])
+def test_dask_categorical_feature_equals_pandas(dd, kind, weighted):
+    """A categorical feature: per-jump (ordinal) or per-pair (nominal) moments and level weights per region."""
+    X = _levels_data(600, 4)
+    options = {}
+    if kind == "ordered":
+        X["g"] = pd.Categorical(X["g"], categories=list("abcd"), ordered=True)
+    elif kind == "ordinal-level-wise":
+        options = {"feature_type": "ordinal", "search": "level", "max_depth": 3}
+    w = np.random.default_rng(5).uniform(0.3, 2.0, X.shape[0]) if weighted else None
+    expected = pyale.regional(_levels_model, X, "g", sample_weight=w, **options)
+    got = pyale.regional(_levels_model, dask_frame(dd, X if w is None else X.assign(w=w), [100, 0, 1, 499]), "g",
+                         sample_weight=None if w is None else "w", **options)
+    assert len(expected.regions) >= 7
+    assert (expected.scale == 1.0) == (kind == "nominal")
+    same_regions(got, expected)

@@ -25,7 +25,7 @@ from .local import (LevelEffects, LocalEffects, finite_differences, level_differ
                     uniform_edges)
 from .rebinning import RegionBins
 from .result import Region, RegionalResult
-from .engine import EngineMoments, RowSet, engine_splits, feature_moments
+from .engine import EngineMoments, LevelMeasure, NumericMeasure, RowSet, engine_splits, feature_moments
 from .search import SearchRules, grow_levelwise, grow_nodewise
 
 __all__ = ["regional"]
@@ -197,8 +197,8 @@ def regional(
     (per region and interval: weight, mean and squared deviations of the
     slopes): one pass over the rows (two predictions per row) per region
     that is split, finite differences on a fixed grid only, without
-    bootstrap, a numeric feature, ``sample_weight`` as a column name;
-    ``Region.mask`` is then None.
+    bootstrap, ``sample_weight`` as a column name; ``Region.mask`` is then
+    None.
 
     References
     ----------
@@ -237,7 +237,7 @@ def regional(
     feature_type = check_choice(feature_type, _FEATURE_TYPES, param="feature_type", caller=_CALLER)
     if is_engine_frame(X):
         name, names, candidates, rows, scale, score, size, curve = _on_engine(
-            model, X, feature, method=method, jacobian=jacobian, binning=binning, grid=grid, n_intervals=n_intervals,
+            model, X, feature, feature_type=feature_type, method=method, jacobian=jacobian, binning=binning, grid=grid, n_intervals=n_intervals,
             level_order=level_order, response=response, response_method=response_method,
             sample_weight=sample_weight, ci_level=ci_level, max_rows_per_call=max_rows_per_call,
             feature_names=feature_names, conditioning=conditioning, level_limit=level_limit,
@@ -246,7 +246,8 @@ def regional(
                  grow_levelwise(candidates, rows, len(names), score, size, rules))
         regions = tuple(Region(node.index, node.parent, node.depth, node.conditions, None, node.size,
                                node.heterogeneity, curve(node.mask)) for node in nodes)
-        return RegionalResult(feature=name, method=method, search=search, edges=regions[0].result.grid[0],
+        edges = None if regions[0].result.kind == "categorical" else regions[0].result.grid[0]
+        return RegionalResult(feature=name, method=method, search=search, edges=edges,
                               regions=regions, scale=scale, conditioning=tuple(names))
     job, local = _local_effects(
         model, X, feature, feature_type=feature_type, method=method, jacobian=jacobian, grid=grid,
@@ -329,7 +330,7 @@ def _scorer(local, job, binning, n_bootstrap: int):
     return scale, score, curve
 
 
-def _on_engine(model, X, feature, *, method, jacobian, binning, grid, n_intervals, level_order, response,
+def _on_engine(model, X, feature, *, feature_type, method, jacobian, binning, grid, n_intervals, level_order, response,
                response_method, sample_weight, ci_level, max_rows_per_call, feature_names, conditioning,
                level_limit, n_positions, n_bootstrap):
     """The search on a Dask, Spark or polars lazy frame (:mod:`.engine`): what it needs, checked.
@@ -360,11 +361,28 @@ def _on_engine(model, X, feature, *, method, jacobian, binning, grid, n_interval
                ci_level=ci_level, y=None)
     names, kind, plan = job.planned[0]
     name, data = names[0], job.data
-    if kind == "categorical":
-        raise ValueError(f"The 'feature' parameter of {_CALLER} must be a numeric column on a {frame}; "
-                         f"{name!r} is categorical. Collect the rows into pandas for a categorical feature.")
+    if kind == "categorical" and grid is not None:
+        raise ValueError(f"The 'grid' parameter of {_CALLER} applies to a numeric feature; {name!r} is categorical.")
     split_names = _conditioning_names(job.X, name, conditioning)
     candidates = engine_splits(data, split_names, level_limit=level_limit, n_positions=n_positions, caller=_CALLER)
+    conditions = [c for split in candidates for c in split.conditions]
+    adapter, caller = job.caller_for(model, response, response_method)
+    if kind == "categorical":
+        axis = plan.axes[0]
+        levels = tuple(axis.levels[i] for i in axis.order)
+        nominal = _is_nominal(job.X[name], feature_type)
+        measure = LevelMeasure(plan, caller, nominal=nominal, rows_per_call=max_rows_per_call,
+                               check_outputs=_require_one_output)
+        scale = 1.0 if nominal else feature_moments(data.rows, lambda block: axis.ranks(block).astype(float),
+                                                    data.weight, [name])
+        moments = EngineMoments(data.rows, measure, weight_column=data.weight, conditions=conditions)
+
+        def level_curve_of(region):
+            job.outputs = tuple(map(str, _output_names(adapter, caller)))
+            return _region_result(name, "categorical", levels, moments.curve(region), job, None)
+
+        return (name, split_names, candidates, RowSet(), scale, lambda region: moments.score(region, scale),
+                moments.size, level_curve_of)
     if uniform or grid is not None:
         check = data.checks([name])[name]
         if uniform:
@@ -377,11 +395,9 @@ def _on_engine(model, X, feature, *, method, jacobian, binning, grid, n_interval
         plan = dataclasses.replace(plan, axes=(NumericAxis(name, edges, occupied),), empty_intervals="zero")
     edges = plan.axes[0].edges
     widths = np.full(edges.shape[0] - 1, edges[1] - edges[0]) if uniform else np.diff(edges)
-    adapter, caller = job.caller_for(model, response, response_method)
-    scale = feature_moments(data.rows, name, data.weight)
-    moments = EngineMoments(data.rows, plan, caller, weight_column=data.weight,
-                            conditions=[c for split in candidates for c in split.conditions], widths=widths,
-                            rows_per_call=max_rows_per_call, check_outputs=_require_one_output)
+    scale = feature_moments(data.rows, lambda block: block[name].to_numpy(dtype=float), data.weight, [name])
+    measure = NumericMeasure(plan, caller, widths, rows_per_call=max_rows_per_call, check_outputs=_require_one_output)
+    moments = EngineMoments(data.rows, measure, weight_column=data.weight, conditions=conditions)
 
     def curve(region):
         job.outputs = tuple(map(str, _output_names(adapter, caller)))

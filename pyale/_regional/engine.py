@@ -31,9 +31,9 @@ from .._engines.columns import numeric_values
 from .candidates import Split, infinite_values, missing_values, numeric_levels, split_conditions, unsplittable
 from .criterion import UNDEFINED, fill_undefined
 from .curves import RegionCurve, _fill_empty
-from .local import finite_differences
+from .local import finite_differences, level_differences, level_predictions
 
-__all__ = ["RowSet", "moments_block", "combine_moments", "EngineMoments", "feature_moments", "engine_splits"]
+__all__ = ["RowSet", "NumericMeasure", "LevelMeasure", "moments_block", "combine_moments", "EngineMoments", "feature_moments", "engine_splits"]
 
 
 class RowSet:
@@ -66,10 +66,128 @@ def _moments(bins: np.ndarray, values: np.ndarray, weights: np.ndarray, k: int) 
     return np.stack([weight, mean, m2])
 
 
-def moments_block(block, offset, *, plan, caller, weight_column, groups, widths, rows_per_call, check_outputs):
-    """Per group (a :class:`RowSet`): ``(2, 3, K)`` moments of slopes and changes over the block's rows."""
-    k = widths.shape[0]
-    out = np.zeros((len(groups), 2, 3, k))
+class NumericMeasure:
+    """A numeric feature's numbers per region: ``(2, 3, K)`` moments of slopes (0) and changes (1) per interval."""
+
+    def __init__(self, plan, caller, widths, *, rows_per_call, check_outputs):
+        self.plan, self.caller, self.widths = plan, caller, widths
+        self.rows_per_call, self.check_outputs = rows_per_call, check_outputs
+        self.shape = (2, 3, widths.shape[0])
+
+    def prepare(self, block):
+        _, bins, differences = finite_differences(self.plan, block, self.caller, rows_per_call=self.rows_per_call)
+        self.check_outputs(differences, self.caller)
+        differences = differences[:, 0]
+        return bins, differences / self.widths[bins], differences
+
+    def group(self, prepared, inside, weights):
+        bins, slopes, differences = prepared
+        b, w, k = bins[inside], weights[inside], self.widths.shape[0]
+        return np.stack([_moments(b, slopes[inside], w, k), _moments(b, differences[inside], w, k)])
+
+    def size(self, moments) -> float:
+        return float(moments[0, 0].sum())
+
+    def score(self, moments, scale: float) -> float:
+        """The criterion (:func:`.criterion.heterogeneity`) from the moments of the region's slopes."""
+        weight, _, m2 = moments[0]
+        variance = np.divide(m2, weight, out=np.full(weight.shape[0], np.nan), where=weight > 1)
+        variance = fill_undefined(variance)
+        if variance is None:
+            return UNDEFINED
+        return float(np.sqrt(np.sum(weight * variance) / np.sum(weight))) * scale
+
+    def curve(self, moments) -> RegionCurve:
+        """The region's curve (:func:`.curves.region_curve` without replicates) from its changes' moments."""
+        weight, mean, m2 = moments[1]
+        means = np.where(weight > 0, mean, np.nan)[:, None]
+        means = _fill_empty(means, weight, self.widths)
+        effects = accumulate.numeric_centre(accumulate.main_curve(means), weight)
+        local_sd = np.sqrt(accumulate.local_means(m2[:, None], weight))
+        return RegionCurve(effects, weight, local_sd, weight == 0)
+
+
+class LevelMeasure:
+    """A categorical feature's numbers per region, ``(3, J + L + P)``: moments of the changes across each of
+    the J jumps, the weight of each of the L levels (row 0), and for a nominal feature the moments of the
+    differences of each of the P = L * L ordered pairs of levels (``a * L + b``, ``a < b`` used)."""
+
+    def __init__(self, plan, caller, *, nominal: bool, rows_per_call, check_outputs):
+        self.plan, self.caller, self.nominal = plan, caller, nominal
+        self.rows_per_call, self.check_outputs = rows_per_call, check_outputs
+        self.n_levels = plan.axes[0].n_levels
+        self.n_jumps = self.n_levels - 1
+        self.shape = (3, self.n_jumps + self.n_levels + (self.n_levels ** 2 if nominal else 0))
+
+    def prepare(self, block):
+        local = level_differences(self.plan, block, self.caller, rows_per_call=self.rows_per_call)
+        self.check_outputs(local.differences, self.caller)
+        pairs = None
+        if self.nominal:
+            at_levels = level_predictions(self.plan, block, self.caller, rows_per_call=self.rows_per_call)
+            n, k = at_levels.shape
+            rows = np.repeat(np.arange(n), k)
+            other = np.tile(np.arange(k), n)
+            own = local.ranks[rows]
+            keep = other != own
+            rows, other, own = rows[keep], other[keep], own[keep]
+            low, high = np.minimum(own, other), np.maximum(own, other)
+            pairs = rows, low * k + high, at_levels[rows, high] - at_levels[rows, low]
+        return local, pairs
+
+    def group(self, prepared, inside, weights):
+        local, pairs = prepared
+        keep = inside[local.rows]
+        entry_rows = local.rows[keep]
+        parts = [_moments(local.jumps[keep], local.differences[keep, 0], weights[entry_rows], self.n_jumps),
+                 np.stack([np.bincount(local.ranks[inside], weights[inside], minlength=self.n_levels),
+                           np.zeros(self.n_levels), np.zeros(self.n_levels)])]
+        if pairs is not None:
+            rows, index, values = pairs
+            chosen = inside[rows]
+            parts.append(_moments(index[chosen], values[chosen], weights[rows[chosen]], self.n_levels ** 2))
+        return np.concatenate(parts, axis=1)
+
+    def _levels(self, moments):
+        return moments[0, self.n_jumps:self.n_jumps + self.n_levels]
+
+    def size(self, moments) -> float:
+        return float(self._levels(moments).sum())
+
+    def score(self, moments, scale: float) -> float:
+        """:func:`.criterion.pair_heterogeneity` (nominal) or :func:`.criterion.level_heterogeneity` (ordinal)."""
+        level_weight = self._levels(moments)
+        if self.nominal:
+            k = self.n_levels
+            weight, _, m2 = moments[:, self.n_jumps + k:]
+            share = level_weight / level_weight.sum()
+            total = 0.0
+            for a in range(k):
+                for b in range(a + 1, k):
+                    if share[a] * share[b] > 0:
+                        total += share[a] * share[b] * (m2[a * k + b] / weight[a * k + b])
+            return float(np.sqrt(total))
+        weight, _, m2 = moments[:, :self.n_jumps]
+        variance = np.divide(m2, weight, out=np.full(self.n_jumps, np.nan), where=weight > 1)
+        variance = fill_undefined(variance)
+        if variance is None:
+            return UNDEFINED
+        per_level = variance[np.maximum(np.arange(self.n_levels), 1) - 1]
+        return float(np.sqrt(np.sum(level_weight * per_level) / np.sum(level_weight))) * scale
+
+    def curve(self, moments) -> RegionCurve:
+        """:func:`.curves.level_curve` without replicates, from the moments of the jumps' changes."""
+        weight, mean, m2 = moments[:, :self.n_jumps]
+        counts = self._levels(moments)
+        means = _fill_empty(np.where(weight > 0, mean, np.nan)[:, None], weight, np.ones(self.n_jumps))
+        effects = accumulate.level_centre(accumulate.main_curve(means), counts)
+        local_sd = np.sqrt(accumulate.local_means(m2[:, None], weight))
+        return RegionCurve(effects, counts, local_sd, weight == 0)
+
+
+def moments_block(block, offset, *, measure, weight_column, groups):
+    """Per group (a :class:`RowSet`): the measure's numbers over the block's rows."""
+    out = np.zeros((len(groups),) + measure.shape)
     if weight_column is not None:
         weights = block[weight_column].to_numpy(dtype=float)
         block = block.drop(columns=[weight_column])
@@ -77,16 +195,10 @@ def moments_block(block, offset, *, plan, caller, weight_column, groups, widths,
         weights = np.ones(block.shape[0])
     if block.shape[0] == 0:
         return out
-    _, bins, differences = finite_differences(plan, block, caller, rows_per_call=rows_per_call)
-    check_outputs(differences, caller)
-    differences = differences[:, 0]
-    slopes = differences / widths[bins]
+    prepared = measure.prepare(block)
     known: dict = {}
     for g, group in enumerate(groups):
-        inside = group.rows(block, known)
-        b, w = bins[inside], weights[inside]
-        out[g, 0] = _moments(b, slopes[inside], w, k)
-        out[g, 1] = _moments(b, differences[inside], w, k)
+        out[g] = measure.group(prepared, group.rows(block, known), weights)
     return out
 
 
@@ -105,32 +217,30 @@ def combine_moments(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | 
     return np.stack([weight, mean, m2], axis=-2)
 
 
-def _feature_block(block, offset, *, name, weight_column):
-    values = block[name].to_numpy(dtype=float)
-    weights = np.ones(values.shape[0]) if weight_column is None else block[weight_column].to_numpy(dtype=float)
-    return _moments(np.zeros(values.shape[0], dtype=np.int64), values, weights, 1)
+def _feature_block(block, offset, *, values, weight_column):
+    found = values(block)
+    weights = np.ones(found.shape[0]) if weight_column is None else block[weight_column].to_numpy(dtype=float)
+    return _moments(np.zeros(found.shape[0], dtype=np.int64), found, weights, 1)
 
 
-def feature_moments(rows, name, weight_column) -> float:
-    """Standard deviation of the feature over all rows (divisor: the sum of the weights), in one pass."""
-    columns = [name] + ([] if weight_column is None else [weight_column])
-    found = rows.map_reduce(functools.partial(_feature_block, name=name, weight_column=weight_column),
+def feature_moments(rows, values, weight_column, columns) -> float:
+    """Standard deviation of ``values(block)`` over all rows (divisor: the sum of the weights), in one pass."""
+    columns = list(columns) + ([] if weight_column is None else [weight_column])
+    found = rows.map_reduce(functools.partial(_feature_block, values=values, weight_column=weight_column),
                             combine_moments, columns=columns)
     return float(np.sqrt(found[2, 0] / found[0, 0]))
 
 
 class EngineMoments:
-    """Every region's moments, measured on demand one pass at a time (see the module docstring)."""
+    """Every region's numbers (a measure's), measured on demand one pass at a time (see the module docstring)."""
 
-    def __init__(self, rows, plan, caller, *, weight_column, conditions, widths, rows_per_call, check_outputs):
-        self.rows, self.plan, self.caller = rows, plan, caller
-        self.weight_column, self.conditions, self.widths = weight_column, conditions, widths
-        self.rows_per_call, self.check_outputs = rows_per_call, check_outputs
+    def __init__(self, rows, measure, *, weight_column, conditions):
+        self.rows, self.measure = rows, measure
+        self.weight_column, self.conditions = weight_column, conditions
         self.known: dict = {}
         self.passes = 0
 
     def __call__(self, region: RowSet) -> np.ndarray:
-        """``(2, 3, K)``: the region's moments of slopes and changes."""
         key = region.conditions
         if key not in self.known:
             parent = RowSet(key[:-1])
@@ -138,36 +248,23 @@ class EngineMoments:
             if key not in {g.conditions for g in groups}:
                 groups.append(region)
             found = self.rows.map_reduce(functools.partial(
-                moments_block, plan=self.plan, caller=self.caller, weight_column=self.weight_column, groups=groups,
-                widths=self.widths, rows_per_call=self.rows_per_call, check_outputs=self.check_outputs),
+                moments_block, measure=self.measure, weight_column=self.weight_column, groups=groups),
                 combine_moments)
             self.passes += 1
             if found is None:
-                found = np.zeros((len(groups), 2, 3, self.widths.shape[0]))
+                found = np.zeros((len(groups),) + self.measure.shape)
             for group, moments in zip(groups, found):
                 self.known[group.conditions] = moments
         return self.known[key]
 
     def size(self, region: RowSet) -> float:
-        return float(self(region)[0, 0].sum())
+        return self.measure.size(self(region))
 
     def score(self, region: RowSet, scale: float) -> float:
-        """The criterion (:func:`.criterion.heterogeneity`) from the moments of the region's slopes."""
-        weight, _, m2 = self(region)[0]
-        variance = np.divide(m2, weight, out=np.full(weight.shape[0], np.nan), where=weight > 1)
-        variance = fill_undefined(variance)
-        if variance is None:
-            return UNDEFINED
-        return float(np.sqrt(np.sum(weight * variance) / np.sum(weight))) * scale
+        return self.measure.score(self(region), scale)
 
     def curve(self, region: RowSet) -> RegionCurve:
-        """The region's curve (:func:`.curves.region_curve` without replicates) from its changes' moments."""
-        weight, mean, m2 = self(region)[1]
-        means = np.where(weight > 0, mean, np.nan)[:, None]
-        means = _fill_empty(means, weight, self.widths)
-        effects = accumulate.numeric_centre(accumulate.main_curve(means), weight)
-        local_sd = np.sqrt(accumulate.local_means(m2[:, None], weight))
-        return RegionCurve(effects, weight, local_sd, weight == 0)
+        return self.measure.curve(self(region))
 
 
 def _distinct_block(block, offset, *, names, limit):
