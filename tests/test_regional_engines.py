@@ -141,8 +141,8 @@ def test_spark_equals_pandas(spark):
 
 
 REFUSALS = [
-    ({"method": "gradient", "jacobian": lambda a: a}, "The 'method' parameter of regional must be "
-     "'finite_difference' on a polars LazyFrame"),
+    ({"binning": "dp", "method": "gradient", "jacobian": lambda a: a}, "The 'binning' parameter of regional must be "
+     "None on a polars LazyFrame"),
     ({"n_bootstrap": 5}, "The 'n_bootstrap' parameter of regional must be 0 on a polars LazyFrame"),
 ]
 
@@ -208,4 +208,23 @@ def test_dask_categorical_feature_equals_pandas(dd, kind, weighted):
                          sample_weight=None if w is None else "w", **options)
     assert len(expected.regions) >= 7
     assert (expected.scale == 1.0) == (kind == "nominal")
+    same_regions(got, expected)
+
+
+@pytest.mark.parametrize("options", [{"grid": "uniform"}, {}], ids=["uniform", "quantile-grid"])
+def test_gradient_on_engines_equals_pandas(dd, options):
+    """method='gradient' on a fixed grid: each block's Jacobian, the same reduction (polars lazy, weighted Dask)."""
+    pl = pytest.importorskip("polars")
+    X = _four(600, 9)
+
+    def jacobian(a):
+        return cases.four_regions_jacobian(np.asarray(a, dtype=float))
+
+    expected = pyale.regional(_four_model, X, "x1", method="gradient", jacobian=jacobian, **options)
+    got = pyale.regional(_four_model, pl.from_pandas(X).lazy(), "x1", method="gradient", jacobian=jacobian, **options)
+    same_regions(got, expected)
+    w = np.random.default_rng(10).uniform(0.5, 2.0, X.shape[0])
+    expected = pyale.regional(_four_model, X, "x1", method="gradient", jacobian=jacobian, sample_weight=w, **options)
+    got = pyale.regional(_four_model, dask_frame(dd, X.assign(w=w), [300, 0, 300]), "x1", method="gradient",
+                         jacobian=jacobian, sample_weight="w", **options)
     same_regions(got, expected)

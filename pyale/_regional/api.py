@@ -196,9 +196,9 @@ def regional(
     Spark or polars lazy frame the search is a reduction over its blocks
     (per region and interval: weight, mean and squared deviations of the
     slopes): one pass over the rows (two predictions per row) per region
-    that is split, finite differences on a fixed grid only, without
-    bootstrap, ``sample_weight`` as a column name; ``Region.mask`` is then
-    None.
+    that is split (or one Jacobian per block), on a fixed grid only
+    (no ``binning``), without bootstrap, ``sample_weight`` as a column
+    name; ``Region.mask`` is then None.
 
     References
     ----------
@@ -340,13 +340,12 @@ def _on_engine(model, X, feature, *, feature_type, method, jacobian, binning, gr
     ``curve`` of a region.
     """
     frame = engine_name(X)
-    for param, value, allowed in (("method", method, "finite_difference"), ("jacobian", jacobian, None),
-                                  ("binning", binning, None), ("n_bootstrap", n_bootstrap, 0)):
+    for param, value, allowed in (("binning", binning, None), ("n_bootstrap", n_bootstrap, 0)):
         if value != allowed:
             raise ValueError(
                 f"The {param!r} parameter of {_CALLER} must be {allowed!r} on a {frame}: the search runs over "
-                f"its blocks with finite differences on a fixed grid, without replicates. Got {value!r}; collect "
-                "the rows into pandas for that option."
+                f"its blocks on a fixed grid, without replicates. Got {value!r}; collect the rows into pandas "
+                "for that option."
             )
     uniform = isinstance(grid, str)
     if uniform and grid != "uniform":
@@ -361,12 +360,19 @@ def _on_engine(model, X, feature, *, feature_type, method, jacobian, binning, gr
                ci_level=ci_level, y=None)
     names, kind, plan = job.planned[0]
     name, data = names[0], job.data
-    if kind == "categorical" and grid is not None:
-        raise ValueError(f"The 'grid' parameter of {_CALLER} applies to a numeric feature; {name!r} is categorical.")
+    if kind == "categorical" and (grid is not None or method == "gradient"):
+        raise ValueError(f"The '{'method' if method == 'gradient' else 'grid'}' parameter of {_CALLER} applies "
+                         f"to a numeric feature; {name!r} is categorical.")
     split_names = _conditioning_names(job.X, name, conditioning)
     candidates = engine_splits(data, split_names, level_limit=level_limit, n_positions=n_positions, caller=_CALLER)
     conditions = [c for split in candidates for c in split.conditions]
-    adapter, caller = job.caller_for(model, response, response_method)
+    adapter, caller = job.caller_for(array_model(model, jacobian) if method == "gradient" else model, response,
+                                     response_method)
+    if method == "gradient" or jacobian is not None:  # each block's derivatives (one Jacobian per block and pass)
+        job.planned = rhale_plans(job.planned, job.X, None, on_engine=True, conventions="aleplot", method=method,
+                                  model=model, jacobian=jacobian, binning=None, caller=caller,
+                                  max_rows=max_rows_per_call, caller_name=_CALLER)
+        plan = job.planned[0][2]
     if kind == "categorical":
         axis = plan.axes[0]
         levels = tuple(axis.levels[i] for i in axis.order)
