@@ -21,6 +21,12 @@ Predictor, FeatureEffect, FeatureEffects
 check_shape, ShapeCheck, materiality, Materiality, reason_codes, ReasonCodes
     Verdicts from finished effects: shape checks with bootstrap verdicts,
     materiality ranking with rank intervals, reason codes from main effects.
+compare, Comparison
+    One feature's effect across segments, periods or data sets: curves on a
+    common grid, differences with simultaneous bands, a permutation p-value.
+report, Report
+    A fileable evidence package (HTML, PDF, CSV, JSON): effects, shape
+    checks, stability across segments and periods (also ``pyale report``).
 ALE
     R's ``ale::ALE`` (ale 0.5.0) with its ``get()`` tables, bootstrap bands and
     ALE statistics.
@@ -53,6 +59,9 @@ from ._alepkg.invert import invert_probs
 from ._verdicts import Materiality, ReasonCodes, ShapeCheck, check_shape, materiality, reason_codes
 from ._regional import Region, RegionalResult, regional
 from ._core.binning import HeterogeneityBinning
+from ._verdicts.compare import compare
+from ._verdicts.comparison import Comparison
+from ._cli.evidence import Report, report
 
 __all__ = [
     "ale",
@@ -81,6 +90,10 @@ __all__ = [
     "RegionalResult",
     "Region",
     "HeterogeneityBinning",
+    "compare",
+    "Comparison",
+    "report",
+    "Report",
     "__version__",
 ]
 

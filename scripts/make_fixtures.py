@@ -23,6 +23,9 @@ scripts/make_effector_fixtures.py      reference/effector/         no R: Python 
                                                                    run with $PYALE_EFFECTOR_PYTHON
 scripts/make_effector_regional_        reference/effector/         no R: Python effector 0.6.0,
 fixtures.py                            regional/                   run with $PYALE_EFFECTOR_PYTHON
+scripts/make_credit_data.py            pyale/data/credit.csv       none (NumPy, seeded)
+scripts/make_ale_dev_fixtures.py       reference/ale_dev/          ale's development version in
+                                                                   ~/Rlib-ale-dev (ALE_DEV_COMMIT)
 =====================================  ==========================  ===========================
 
 The effector generator runs with the Python named by ``PYALE_EFFECTOR_PYTHON``
@@ -58,6 +61,8 @@ GENERATORS = [
     ("make_ale_extra_fixtures.py", []),  # ale 0.5.0 and 0.5.3 as released, from their own R libraries
     ("make_effector_fixtures.py", []),  # Python's effector, with $PYALE_EFFECTOR_PYTHON
     ("make_effector_regional_fixtures.py", []),  # Python's effector (find_regions), with $PYALE_EFFECTOR_PYTHON
+    ("make_credit_data.py", []),  # synthetic data of the validation guide's example (no R)
+    ("make_ale_dev_fixtures.py", []),  # ale's development version (tripartio/ale) from its own R library
 ]
 #: Generators that need no R, and the environment variable naming the Python that runs them.
 PYTHONS = {"make_effector_fixtures.py": "PYALE_EFFECTOR_PYTHON",

@@ -338,10 +338,31 @@ def test_gradient_on_engine_frames_gives_the_pandas_numbers(dask_dataframe):
             assert_allclose(g.replicates, w.replicates, rtol=1e-12, atol=1e-14)
 
 
+@pytest.mark.parametrize("search", ["dp", "agglomerative"])
+def test_heterogeneity_bins_on_engine_frames_give_the_pandas_edges(dask_dataframe, search):
+    """With gradients the bin search is a reduction: per-cell sums of the derivatives, added over blocks."""
+    pl = pytest.importorskip("polars", reason="polars is not installed")
+    X = _frame(3000, 13)
+    w = np.random.default_rng(13).integers(0, 3, 3000).astype(float)
+    jac = effector_cases.model_jacobian("kinked")
+    binning = pyale.HeterogeneityBinning(search)
+    want = pyale.ale(_model("kinked"), X, ["x1", "x3"], method="gradient", jacobian=jac, binning=binning,
+                     sample_weight=w)
+    Xw = X.assign(w=w)
+    for frame in (pl.from_pandas(Xw).lazy(), dask_dataframe.from_pandas(Xw, npartitions=3)):
+        got = pyale.ale(_model("kinked"), frame, ["x1", "x3"], method="gradient", jacobian=jac, binning=binning,
+                        sample_weight="w")
+        for g, e in zip(got, want):
+            assert_array_equal(g.grid[0], e.grid[0])
+            assert_allclose(g.effects, e.effects, rtol=1e-12, atol=1e-13)
+            assert_allclose(g.counts, e.counts)
+
+
 def test_engine_frames_are_refused_by_name():
     pl = pytest.importorskip("polars", reason="polars is not installed (the engine refusal is tested on a LazyFrame)")
     lazy = pl.LazyFrame({"a": [0.0, 1.0, 2.0, 3.0], "b": [1.0, 0.0, 1.0, 2.0]})
-    with pytest.raises(ValueError, match=re.escape("The binning option of ale works on in-memory frames only for now")):
+    with pytest.raises(ValueError, match=re.escape("The binning option of ale chooses intervals from secants on "
+                                                   "in-memory frames only; on this frame use it with method='gradient'")):
         pyale.ale(lambda d: d["a"], lazy, "a", binning="dp")
 
 
@@ -380,3 +401,21 @@ def test_gradient_bootstrap_covers_the_difference_at_the_nominal_rate():
     rate = covered / simulations
     standard_error = np.sqrt(level * (1 - level) / simulations)
     assert level - 4 * standard_error - 0.01 <= rate <= level + 3 * standard_error, rate
+
+
+def test_gradient_and_bins_on_spark_give_the_pandas_numbers(spark):
+    X = _frame(1500, 14)
+
+    def model(d):  # closures: pickled by value for Spark's workers
+        a = np.asarray(d, dtype=float)
+        return a[:, 0] + 4 * np.maximum(a[:, 0] - 0.3, 0) * (1 + a[:, 1]) + a[:, 2] ** 2
+
+    def jac(a):
+        return np.column_stack([1 + 4 * (a[:, 0] > 0.3) * (1 + a[:, 1]), 4 * np.maximum(a[:, 0] - 0.3, 0),
+                                2 * a[:, 2]])
+
+    want = pyale.ale(model, X, ["x1", "x3"], method="gradient", jacobian=jac, binning="dp")
+    got = pyale.ale(model, spark.createDataFrame(X), ["x1", "x3"], method="gradient", jacobian=jac, binning="dp")
+    for g, e in zip(got, want):
+        assert_array_equal(g.grid[0], e.grid[0])
+        assert_allclose(g.effects, e.effects, rtol=1e-12, atol=1e-13)

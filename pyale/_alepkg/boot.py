@@ -111,7 +111,7 @@ class ModelBoot:
         ``glance(model) -> dict`` of model statistics and ``tidy(model) ->
         DataFrame`` with ``term`` and ``estimate`` columns, in place of
         ``broom``'s.  By default statsmodels OLS and GLM results are read as
-        ``broom`` reads R's ``lm`` and ``glm`` (:mod:`pyale._alepkg.performance`);
+        ``broom`` reads R's ``lm`` and ``glm`` (``pyale._alepkg.performance``);
         for other models these tables are left out (R warns and leaves them
         out too).
 
@@ -139,7 +139,7 @@ class ModelBoot:
     whose categorical value the resample never saw gets no prediction (R sets
     that value to NA, so ``predict`` gives NA, dropped by ``na.rm``); the
     reference spread (mean absolute deviation, SD) still counts it.
-    A refit that raises is skipped with a :class:`ModelBootWarning`, as R
+    A refit that raises is skipped with a warning (``ModelBootWarning``, a ``UserWarning``), as R
     skips it.  Iteration 0 uses ``model`` itself where R refits it from its
     call on the full data (the same model for a deterministic fit).
 

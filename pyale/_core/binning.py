@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["BIG_M", "HeterogeneityBinning", "bin_cost_matrix", "dp_edges", "agglomerative_edges", "find_edges",
+__all__ = ["BIG_M", "HeterogeneityBinning", "bin_cost_matrix", "cell_sums", "cost_from_cells", "edges_from_cells", "dp_edges", "agglomerative_edges", "find_edges",
            "NoBinningError", "check_binning"]
 
 #: The cost of an interval with too few rows (effector's ``helpers.BIG_M``).
@@ -217,6 +217,19 @@ def bin_cost_matrix(x: np.ndarray, y: np.ndarray, x_min: float, x_max: float, n_
     """
     dx, count, sum_y, sum_y2 = _cell_sums(x, y, weights, x_min, x_max, n_cells)
     total = float(x.shape[0]) if weights is None else float(np.sum(weights))
+    return cost_from_cells(count, sum_y, sum_y2, total, dx, min_rows=min_rows, discount=discount)
+
+
+def cell_sums(x: np.ndarray, y: np.ndarray, weights: np.ndarray | None, x_min: float, x_max: float,
+              n_cells: int) -> tuple:
+    """Rows (sums of weights), sums of ``y`` and of ``y**2`` per candidate cell: what blocks of rows add up."""
+    return _cell_sums(x, y, weights, x_min, x_max, n_cells)[1:]
+
+
+def cost_from_cells(count: np.ndarray, sum_y: np.ndarray, sum_y2: np.ndarray, total: float, dx: float, *,
+                    min_rows: int = 2, discount: float = 0.3) -> np.ndarray:
+    """The cost matrix from per-cell sums (see :func:`bin_cost_matrix`)."""
+    n_cells = count.shape[0]
     cum_count = np.concatenate([[0.0], np.cumsum(count)])
     cum_sum_y = np.concatenate([[0.0], np.cumsum(sum_y)])
     cum_sum_y2 = np.concatenate([[0.0], np.cumsum(sum_y2)])
@@ -269,6 +282,26 @@ def agglomerative_edges(cost: np.ndarray) -> np.ndarray:
             break
         kept.pop(best_m)
     return np.array(kept)
+
+
+def edges_from_cells(count: np.ndarray, sum_y: np.ndarray, sum_y2: np.ndarray, binning: HeterogeneityBinning,
+                     x_min: float, x_max: float, *, label: str = "the feature") -> np.ndarray:
+    """:func:`find_edges` from per-cell sums (added over blocks of rows; weights in rows of the smallest one)."""
+    n_rows = float(count.sum())
+    if x_min == x_max:
+        raise NoBinningError(f"{label} takes one value only ({x_min!r}); there is no interval to choose.")
+    if n_rows < binning.min_rows:
+        raise NoBinningError(f"{label} has {n_rows:g} rows, fewer than min_rows={binning.min_rows} of {binning!r}.")
+    if (np.allclose(x_min, x_max) or binning.min_rows <= n_rows < 2 * binning.min_rows
+            or (binning.algorithm == "dp" and binning.max_intervals == 1)):
+        return np.array([x_min, x_max])
+    k = binning.max_intervals
+    dx = (x_max - x_min) / k
+    cost = cost_from_cells(count, sum_y, sum_y2, n_rows, dx, min_rows=binning.min_rows, discount=binning.discount)
+    index = dp_edges(cost) if binning.algorithm == "dp" else agglomerative_edges(cost)
+    edges = x_min + index * dx
+    edges[-1] = x_max
+    return edges
 
 
 def find_edges(x: np.ndarray, local_effects: np.ndarray, binning: HeterogeneityBinning, *,

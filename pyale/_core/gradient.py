@@ -30,13 +30,14 @@ main-effect plans of a call by plans on those intervals.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 import pandas as pd
 
-from .binning import HeterogeneityBinning, NoBinningError, find_edges
+from .binning import HeterogeneityBinning, NoBinningError, cell_sums, edges_from_cells, find_edges
 from .conventions.base import Convention
 from .features import read_feature
 from .jacobians import jacobian_function
@@ -238,7 +239,7 @@ def heterogeneity_plans(planned: list, X: pd.DataFrame, *, weights, caller, binn
 METHODS = ("finite_difference", "gradient")
 
 
-def rhale_plans(planned: list, X: pd.DataFrame, weights, *, on_engine: bool, conventions: str, method: str,
+def rhale_plans(planned: list, X: pd.DataFrame, weights, *, engine_data, conventions: str, method: str,
                 model: object, jacobian: object, binning: HeterogeneityBinning | None, caller,
                 max_rows: int | None, caller_name: str) -> list:
     """The front-end's hook: ``planned`` for ``method`` and ``binning`` (unchanged for plain finite differences)."""
@@ -250,10 +251,11 @@ def rhale_plans(planned: list, X: pd.DataFrame, weights, *, on_engine: bool, con
     if method != "gradient" and binning is None:
         return planned
     what = "method='gradient'" if method == "gradient" else "binning"
-    if on_engine and binning is not None:
+    if engine_data is not None and binning is not None and method != "gradient":
         raise ValueError(
-            f"The {what!s} option of {caller_name} works on in-memory frames only for now; collect the rows "
-            "into pandas first (polars: .collect(), Dask: .compute(), Spark: .toPandas())."
+            f"The binning option of {caller_name} chooses intervals from secants on in-memory frames only; on "
+            "this frame use it with method='gradient', or collect the rows into pandas first (polars: "
+            ".collect(), Dask: .compute(), Spark: .toPandas())."
         )
     if conventions == "ale":
         raise ValueError(
@@ -272,5 +274,59 @@ def rhale_plans(planned: list, X: pd.DataFrame, weights, *, on_engine: bool, con
             )
         table = JacobianTable(jacobian_function(model, jacobian, caller=caller_name), X.columns,
                               max_rows=max_rows, caller=caller_name)
+    if engine_data is not None:
+        return engine_heterogeneity_plans(planned, engine_data, binning=binning, table=table, caller_name=caller_name)
     return heterogeneity_plans(planned, X, weights=weights, caller=caller, binning=binning, table=table,
                                caller_name=caller_name)
+
+
+def _cell_block(block, offset, *, table, ranges, n_cells, weight, unit):
+    """One block's per-cell (rows, sum, sum of squares) of each feature's derivatives (weights in units)."""
+    w = None if weight is None else block[weight].to_numpy(dtype=float) / unit
+    rows = block if weight is None else block.drop(columns=[weight])
+    out = {}
+    for name, (lo, hi) in ranges.items():
+        x = rows[name].to_numpy(dtype=float)
+        y = table.column(rows, name)
+        if w is not None:
+            keep = w > 0
+            x, y, wk = x[keep], y[keep], w[keep]
+        else:
+            wk = None
+        out[name] = tuple(cell_sums(x, y, wk, lo, hi, n_cells))
+    return out
+
+
+def engine_heterogeneity_plans(planned: list, data, *, binning, table: JacobianTable, caller_name: str) -> list:
+    """Gradient plans on an engine frame; with ``binning``, the edges from one pass of per-cell sums.
+
+    The pass takes each block's Jacobian where its rows live and adds up,
+    per feature and candidate cell, the rows (weights in units of the
+    smallest positive one), the derivatives and their squares: what the
+    search needs, the same sums as in memory up to the order of addition.
+    """
+    numeric = [plan.axes[0].name for _, kind, plan in planned if kind == "numeric"]
+    edges = {}
+    if binning is not None and numeric:
+        ranges = {name: data.value_range(name) for name in dict.fromkeys(numeric)}
+        unit = data.weight_unit if data.weight is not None else 1.0
+        sums = data.rows.map_reduce(functools.partial(
+            _cell_block, table=table, ranges=ranges, n_cells=binning.max_intervals, weight=data.weight,
+            unit=unit))
+        for name, (lo, hi) in ranges.items():
+            try:
+                edges[name] = edges_from_cells(*sums[name], binning, lo, hi, label=f"Column {name!r}")
+            except NoBinningError as exc:
+                raise ValueError(f"The 'binning' parameter of {caller_name}: {exc}") from None
+    out = []
+    for names, kind, plan in planned:
+        if kind != "numeric":
+            out.append((names, kind, plan))
+            continue
+        axis = plan.axes[0]
+        if axis.name in edges:
+            e = edges[axis.name]
+            axis = SearchedAxis(axis.name, e, np.ones(e.shape[0] - 1, dtype=bool))
+        out.append((names, kind, dataclasses.replace(plan, axes=(axis,), convention=GradientRule(plan.convention,
+                                                                                                  table))))
+    return out

@@ -15,7 +15,7 @@ from .._core.binning import check_binning
 from .._core.gradient import METHODS, rhale_plans
 from .._core.jacobians import array_model
 from .._core.local import NumericAxis
-from .._engine_plans import is_engine_frame
+from .._engines import is_engine_frame
 from .._engines import engine_name
 from .._present import FeatureValues
 from .candidates import candidate_splits, read_conditioning
@@ -237,8 +237,8 @@ def regional(
     feature_type = check_choice(feature_type, _FEATURE_TYPES, param="feature_type", caller=_CALLER)
     if is_engine_frame(X):
         name, names, candidates, rows, scale, score, size, curve = _on_engine(
-            model, X, feature, feature_type=feature_type, method=method, jacobian=jacobian, binning=binning, grid=grid, n_intervals=n_intervals,
-            level_order=level_order, response=response, response_method=response_method,
+            model, X, feature, feature_type=feature_type, method=method, jacobian=jacobian, binning=binning,
+            grid=grid, n_intervals=n_intervals, level_order=level_order, response=response, response_method=response_method,
             sample_weight=sample_weight, ci_level=ci_level, max_rows_per_call=max_rows_per_call,
             feature_names=feature_names, conditioning=conditioning, level_limit=level_limit,
             n_positions=n_positions, n_bootstrap=n_bootstrap)
@@ -330,8 +330,8 @@ def _scorer(local, job, binning, n_bootstrap: int):
     return scale, score, curve
 
 
-def _on_engine(model, X, feature, *, feature_type, method, jacobian, binning, grid, n_intervals, level_order, response,
-               response_method, sample_weight, ci_level, max_rows_per_call, feature_names, conditioning,
+def _on_engine(model, X, feature, *, feature_type, method, jacobian, binning, grid, n_intervals, level_order,
+               response, response_method, sample_weight, ci_level, max_rows_per_call, feature_names, conditioning,
                level_limit, n_positions, n_bootstrap):
     """The search on a Dask, Spark or polars lazy frame (:mod:`.engine`): what it needs, checked.
 
@@ -369,8 +369,8 @@ def _on_engine(model, X, feature, *, feature_type, method, jacobian, binning, gr
     adapter, caller = job.caller_for(array_model(model, jacobian) if method == "gradient" else model, response,
                                      response_method)
     if method == "gradient" or jacobian is not None:  # each block's derivatives (one Jacobian per block and pass)
-        job.planned = rhale_plans(job.planned, job.X, None, on_engine=True, conventions="aleplot", method=method,
-                                  model=model, jacobian=jacobian, binning=None, caller=caller,
+        job.planned = rhale_plans(job.planned, job.X, None, engine_data=job.data, conventions="aleplot",
+                                  method=method, model=model, jacobian=jacobian, binning=None, caller=caller,
                                   max_rows=max_rows_per_call, caller_name=_CALLER)
         plan = job.planned[0][2]
     if kind == "categorical":
@@ -464,7 +464,7 @@ def _local_effects(model, X, feature, *, feature_type, method, jacobian, grid, n
     adapter, caller = job.caller_for(array_model(model, jacobian) if method == "gradient" else model, response,
                                      response_method)
     if method == "gradient" or jacobian is not None:
-        job.planned = rhale_plans(job.planned, job.X, job.weights, on_engine=False, conventions="aleplot",
+        job.planned = rhale_plans(job.planned, job.X, job.weights, engine_data=None, conventions="aleplot",
                                   method=method, model=model, jacobian=jacobian, binning=None, caller=caller,
                                   max_rows=max_rows_per_call, caller_name=_CALLER)
         plan = job.planned[0][2]

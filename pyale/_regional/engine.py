@@ -33,7 +33,8 @@ from .criterion import UNDEFINED, fill_undefined
 from .curves import RegionCurve, _fill_empty
 from .local import finite_differences, level_differences, level_predictions
 
-__all__ = ["RowSet", "NumericMeasure", "LevelMeasure", "moments_block", "combine_moments", "EngineMoments", "feature_moments", "engine_splits"]
+__all__ = ["RowSet", "NumericMeasure", "LevelMeasure", "moments_block", "combine_moments", "EngineMoments",
+           "feature_moments", "engine_splits"]
 
 
 class RowSet:
