@@ -238,7 +238,8 @@ def regional(
     if is_engine_frame(X):
         name, names, candidates, rows, scale, score, size, curve = _on_engine(
             model, X, feature, feature_type=feature_type, method=method, jacobian=jacobian, binning=binning,
-            grid=grid, n_intervals=n_intervals, level_order=level_order, response=response, response_method=response_method,
+            grid=grid, n_intervals=n_intervals, level_order=level_order, response=response,
+            response_method=response_method,
             sample_weight=sample_weight, ci_level=ci_level, max_rows_per_call=max_rows_per_call,
             feature_names=feature_names, conditioning=conditioning, level_limit=level_limit,
             n_positions=n_positions, n_bootstrap=n_bootstrap)
