@@ -1,0 +1,218 @@
+"""R's random variates for the residual families of ``ale::ALEpDist``, bit for bit (R 4.2.2).
+
+``univariateML::rml(n, obj)`` calls the ``r*`` function of the fitted family;
+each consumes R's ``unif_rand()`` in a fixed pattern, so a block of uniforms
+from :class:`pyale._rbase.rng.LecuyerCMRG` gives the whole sample at once:
+
+* ``stats::rnorm`` -- normal kind ``"Inversion"`` (``norm_rand``): two uniforms
+  per value, ``u = floor(2^27 u1) + u2``, then ``qnorm5(u / 2^27)`` (AS 241,
+  :func:`qnorm`);
+* ``stats::runif``, ``stats::rlogis``, ``stats::rcauchy`` -- one uniform each;
+* ``extraDistr::rlaplace`` (1.9.1: ``exp_rand()`` times a random sign, the sign
+  from one more uniform) and ``extraDistr::rgumbel`` (``mu - sigma log(exp_rand())``),
+  where ``exp_rand`` is R's Ahrens-Dieter (1972) algorithm SA, which uses a
+  varying number of uniforms (:func:`exp_rand`);
+* ``fGarch::rsnorm`` -- ``runif(n)`` first, then ``rnorm(n)``.
+
+Each function takes the generator, advances it exactly as R does and returns
+float64 values.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .rng import _advance, _uniforms
+
+__all__ = ["qnorm", "exp_rand", "rnorm", "runif", "rlogis", "rcauchy", "rlaplace", "rgumbel", "rsnorm"]
+
+_BIG = 134217728.0  # 2^27, R's norm_rand (INVERSION)
+
+
+def _poly(coefs, r):
+    """Horner's rule as R writes it: ((c0 r + c1) r + c2) ... (c0 is the highest power)."""
+    out = coefs[0] * r
+    for c in coefs[1:-1]:
+        out = (out + c) * r
+    return out + coefs[-1]
+
+
+_CENTRAL_NUM = (2509.0809287301226727, 33430.575583588128105, 67265.770927008700853,
+                45921.953931549871457, 13731.693765509461125, 1971.5909503065514427,
+                133.14166789178437745, 3.387132872796366608)
+_CENTRAL_DEN = (5226.495278852854561, 28729.085735721942674, 39307.89580009271061,
+                21213.794301586595867, 5394.1960214247511077, 687.1870074920579083,
+                42.313330701600911252, 1.0)
+_TAIL_NUM = (7.7454501427834140764e-4, .0227238449892691845833, .24178072517745061177,
+             1.27045825245236838258, 3.64784832476320460504, 5.7694972214606914055,
+             4.6303378461565452959, 1.42343711074968357734)
+_TAIL_DEN = (1.05075007164441684324e-9, 5.475938084995344946e-4, .0151986665636164571966,
+             .14810397642748007459, .68976733498510000455, 1.6763848301838038494,
+             2.05319162663775882187, 1.0)
+_FAR_NUM = (2.01033439929228813265e-7, 2.71155556874348757815e-5, .0012426609473880784386,
+            .026532189526576123093, .29656057182850489123, 1.7848265399172913358,
+            5.4637849111641143699, 6.6579046435011037772)
+_FAR_DEN = (2.04426310338993978564e-15, 1.4215117583164458887e-7, 1.8463183175100546818e-5,
+            7.868691311456132591e-4, .0148753612908506148525, .13692988092273580531,
+            .59983220655588793769, 1.0)
+
+
+def qnorm(p) -> np.ndarray:
+    """R's ``qnorm(p)`` (``qnorm5``, lower tail, not log; Wichura's AS 241), for 0 < p < 1.
+
+    R 4.2's arithmetic, operation for operation (R >= 4.3 adds a branch for
+    ``r > 27``, i.e. p below about 1e-316, which ``norm_rand`` never reaches).
+
+    Examples
+    --------
+    >>> float(qnorm(0.975))
+    1.959963984540054
+    """
+    p = np.asarray(p, dtype=float)
+    q = p - 0.5
+    out = np.empty_like(p)
+    central = np.abs(q) <= 0.425
+    if central.any():
+        qc = q[central]
+        r = 0.180625 - qc * qc
+        out[central] = qc * _poly(_CENTRAL_NUM, r) / _poly(_CENTRAL_DEN, r)
+    tail = ~central
+    if tail.any():
+        qt, pt = q[tail], p[tail]
+        r = np.where(qt < 0, pt, 1.0 - pt)
+        r = np.sqrt(-np.log(r))
+        near = r <= 5.0
+        val = np.empty_like(r)
+        rn = r[near] - 1.6
+        val[near] = _poly(_TAIL_NUM, rn) / _poly(_TAIL_DEN, rn)
+        rf = r[~near] - 5.0
+        val[~near] = _poly(_FAR_NUM, rf) / _poly(_FAR_DEN, rf)
+        out[tail] = np.where(qt < 0.0, -val, val)
+    return out
+
+
+def _norm_rand(gen, n: int) -> np.ndarray:
+    u = gen.unif_rand(2 * n).reshape(n, 2)
+    return qnorm((np.floor(_BIG * u[:, 0]) + u[:, 1]) / _BIG)
+
+
+def rnorm(gen, n: int, mean: float = 0.0, sd: float = 1.0) -> np.ndarray:
+    """``stats::rnorm(n, mean, sd)`` with normal kind ``"Inversion"`` (R's default)."""
+    z = _norm_rand(gen, int(n))
+    if sd == 0 or not math.isfinite(mean):
+        return np.full(int(n), float(mean))
+    return mean + sd * z
+
+
+def runif(gen, n: int, low: float = 0.0, high: float = 1.0) -> np.ndarray:
+    """``stats::runif(n, min, max)`` (L'Ecuyer's uniforms are never 0 or 1, so R never redraws)."""
+    if low == high:
+        return np.full(int(n), float(low))
+    return low + (high - low) * gen.unif_rand(int(n))
+
+
+def rlogis(gen, n: int, location: float = 0.0, scale: float = 1.0) -> np.ndarray:
+    """``stats::rlogis``: ``location + scale * log(u / (1 - u))``."""
+    return np.array([location + scale * math.log(u / (1.0 - u)) for u in gen.unif_rand(int(n))])
+
+
+def rcauchy(gen, n: int, location: float = 0.0, scale: float = 1.0) -> np.ndarray:
+    """``stats::rcauchy``: ``location + scale * tan(pi * u)``."""
+    return np.array([location + scale * math.tan(math.pi * u) for u in gen.unif_rand(int(n))])
+
+
+class _UniformStream:
+    """R's ``unif_rand()`` one value at a time, made in blocks; :meth:`close` leaves the
+    generator exactly as many uniforms on as were used."""
+
+    def __init__(self, gen, expected: int):
+        self.gen, self.used, self.block = gen, 0, max(64, int(expected))
+        self.values = _uniforms(gen.state, self.block)
+
+    def next(self) -> float:
+        if self.used == self.values.shape[0]:
+            more = _uniforms(_advance(self.gen.state, self.used), self.block)
+            self.values = np.concatenate([self.values, more])
+        self.used += 1
+        return float(self.values[self.used - 1])
+
+    def close(self) -> None:
+        self.gen.state = _advance(self.gen.state, self.used)
+
+
+# q[k-1] = sum_{i <= k} log(2)^i / i!  (R's sexp.c)
+_EXP_Q = (0.6931471805599453, 0.9333736875190459, 0.9888777961838675, 0.9984959252914960040,
+          0.9998292811061389, 0.9999833164100727, 0.9999985508193307, 0.9999998906925558,
+          0.9999999924734159, 0.9999999995283275, 0.9999999999728814, 0.9999999999985598,
+          0.9999999999999289, 0.9999999999999968, 0.9999999999999999, 1.0000000000000000)
+
+
+def _exp_rand_one(stream: _UniformStream) -> float:
+    a = 0.0
+    u = stream.next()
+    while u <= 0.0 or u >= 1.0:
+        u = stream.next()
+    while True:
+        u += u
+        if u > 1.0:
+            break
+        a += _EXP_Q[0]
+    u -= 1.0
+    if u <= _EXP_Q[0]:
+        return a + u
+    i = 0
+    umin = stream.next()
+    while True:
+        ustar = stream.next()
+        if umin > ustar:
+            umin = ustar
+        i += 1
+        if not u > _EXP_Q[i]:
+            break
+    return a + umin * _EXP_Q[0]
+
+
+def exp_rand(gen, n: int) -> np.ndarray:
+    """``n`` values of R's ``exp_rand()`` (standard exponential; Ahrens & Dieter 1972, algorithm SA)."""
+    stream = _UniformStream(gen, 2 * int(n) + 16)
+    out = np.array([_exp_rand_one(stream) for _ in range(int(n))], dtype=float)
+    stream.close()
+    return out
+
+
+def rlaplace(gen, n: int, mu: float = 0.0, sigma: float = 1.0) -> np.ndarray:
+    """``extraDistr::rlaplace`` (1.9.1): per value ``exp_rand()``, then a sign (+1 when a uniform > 1/2);
+    ``u * s * sigma + mu``."""
+    stream = _UniformStream(gen, 3 * int(n) + 16)
+    out = np.empty(int(n))
+    for i in range(int(n)):
+        e = _exp_rand_one(stream)
+        sign = 1.0 if stream.next() > 0.5 else -1.0
+        out[i] = e * sign * sigma + mu
+    stream.close()
+    return out
+
+
+def rgumbel(gen, n: int, mu: float = 0.0, sigma: float = 1.0) -> np.ndarray:
+    """``extraDistr::rgumbel`` (1.9.1): ``mu - sigma * log(exp_rand())``."""
+    e = exp_rand(gen, n)
+    return np.array([mu - sigma * math.log(v) for v in e])
+
+
+def rsnorm(gen, n: int, mean: float = 0.0, sd: float = 1.0, xi: float = 1.5) -> np.ndarray:
+    """``fGarch::rsnorm`` (Fernandez-Steel skew normal, unit variance before ``sd``).
+
+    ``z = runif(n, -w, 1 - w)`` with ``w = xi / (xi + 1/xi)``, then ``rnorm(n)``;
+    ``-|N| / xi^sign(z) * sign(z)``, standardised by the skewed mean and sd.
+    """
+    n = int(n)
+    weight = xi / (xi + 1.0 / xi)
+    z = runif(gen, n, -weight, 1.0 - weight)
+    xi_pow = xi ** np.sign(z)
+    draws = -np.abs(rnorm(gen, n)) / xi_pow * np.sign(z)
+    m1 = 2.0 / math.sqrt(2.0 * math.pi)
+    mu = m1 * (xi - 1.0 / xi)
+    sigma = math.sqrt((1.0 - m1 ** 2) * (xi ** 2 + 1.0 / xi ** 2) + 2.0 * m1 ** 2 - 1.0)
+    return (draws - mu) / sigma * sd + mean
