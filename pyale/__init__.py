@@ -21,6 +21,9 @@ Predictor, FeatureEffect, FeatureEffects
 ALE
     R's ``ale::ALE`` (ale 0.5.0) with its ``get()`` tables, bootstrap bands and
     ALE statistics.
+ALEpDist
+    R's ``ale::ALEpDist``: the random-variable distributions of the ALE
+    statistics that give ``ALE(..., p_values=)`` its p-values.
 
 Everything else lives in private modules.  ``import pyale`` imports neither
 matplotlib nor rpy2.
@@ -36,6 +39,7 @@ from ._results import ALEPlotResult, PDPlotResult
 from ._core.calls import PredictionError
 from ._iml import FeatureEffect, FeatureEffects, Predictor
 from ._alepkg.ale import ALE
+from ._alepkg.pdist import ALEpDist
 
 __all__ = [
     "ale",
@@ -52,6 +56,7 @@ __all__ = [
     "FeatureEffect",
     "FeatureEffects",
     "ALE",
+    "ALEpDist",
     "__version__",
 ]
 

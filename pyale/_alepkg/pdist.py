@@ -361,3 +361,59 @@ def _r_refit(model, y_col) -> Callable | None:
         return updater(fitted, to_r_dataframe(rand_data), y_col)
 
     return refit
+
+
+# --- how pyale.ALE shows p-values ------------------------------------------------------------
+
+P_COLUMNS = ["statistic", "estimate", "p.value", "term", "conf.low", "mean", "median", "conf.high"]
+
+
+def check_p_values(p_values, y_cats: list, caller: str):
+    """``p_values`` of :class:`pyale.ALE`: None or an :class:`ALEpDist` with every response category."""
+    if p_values is None:
+        return None
+    if not isinstance(p_values, ALEpDist):
+        raise TypeError(f"The 'p_values' parameter of {caller} must be None or a pyale.ALEpDist. "
+                        f"Got {type(p_values).__name__} instead.")
+    missing = [c for c in y_cats if c not in p_values.rand_stats]
+    if missing:
+        raise ValueError(f"The 'p_values' parameter of {caller} has no distributions for the response "
+                         f"categories {missing!r} (it has {list(p_values.rand_stats)!r}); build the ALEpDist "
+                         "from the same model and data.")
+    return p_values
+
+
+def with_p_value_column(table: pd.DataFrame, p_values: ALEpDist, cat) -> pd.DataFrame:
+    """ale's long statistics table with ``p.value`` (``value_to_p`` of each estimate) in R's column order."""
+    table = table.copy()
+    random = p_values.rand_stats[cat]
+    table["p.value"] = [float(value_to_p(random[stat].to_numpy(), stat, [value])[0])
+                        for stat, value in zip(table["statistic"], table["estimate"])]
+    return table[P_COLUMNS]
+
+
+def with_aler_rows(summary: pd.DataFrame, p_values: ALEpDist, y_cats: list, aler_alpha) -> pd.DataFrame:
+    """``var_summary(p_dist = )``: rows ``aler_lo_lo``, ``aler_lo`` (before ``50%``), ``aler_hi``,
+    ``aler_hi_hi`` (after ``mean``): the median plus the random ``aler_min``/``aler_max`` quantiles at
+    ``1 - sqrt(1 - aler_alpha)`` (the joint level for both bounds)."""
+    joint = 1 - np.sqrt(1 - np.asarray(aler_alpha, dtype=float))
+    extra = {}
+    for cat in y_cats:
+        random = p_values.rand_stats[cat]
+        mid = float(summary.loc["50%", cat])
+        lo = p_to_random_value(random["aler_min"].to_numpy(), "aler_min", joint)
+        hi = p_to_random_value(random["aler_max"].to_numpy(), "aler_max", joint)
+        extra[cat] = {"aler_lo_lo": mid + lo[0], "aler_lo": mid + lo[1], "aler_hi": mid + hi[1],
+                      "aler_hi_hi": mid + hi[0]}
+    rows = list(summary.index)
+    order = rows[:rows.index("50%")] + ["aler_lo_lo", "aler_lo"] + rows[rows.index("50%"):rows.index("mean") + 1] \
+        + ["aler_hi", "aler_hi_hi"] + rows[rows.index("mean") + 1:]
+    out = summary.reindex(order)
+    for cat in y_cats:
+        for row, value in extra[cat].items():
+            out.loc[row, cat] = value
+    first = summary.columns[0]
+    if first not in y_cats:  # the summary column of a multi-class response: min of the lows, max of the highs
+        for row, pick in (("aler_lo_lo", min), ("aler_lo", min), ("aler_hi", max), ("aler_hi_hi", max)):
+            out.loc[row, first] = pick(extra[c][row] for c in y_cats)
+    return out
