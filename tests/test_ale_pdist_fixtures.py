@@ -54,7 +54,7 @@ def case(request):
 
 
 def test_every_case_ran():
-    assert len(FILES) >= 2 * 3, FILES
+    assert len(FILES) == 2 * 5, FILES
     assert {p.parent.name for p in FILES} == {"ale-0.5.0", "ale-0.5.3"}
 
 
@@ -76,21 +76,23 @@ def test_random_variables(case):
                         else 1e-4)
 
 
+def _rtol(dist):
+    """1e-9 where the residual family's parameters are R's to rounding; an optimiser's fit (R's nlm/nlminb)
+    is matched only to R's optimiser tolerance, and the random variables scale with its parameters."""
+    return 1e-9 if dist.residual_distribution.exact else 1e-4
+
+
 def test_random_statistics(case):
     meta, r, data, model, dist = case
-    if not dist.residual_distribution.exact:
-        pytest.skip("R's optimiser parameters are matched only to its tolerance")
     assert dist.params["rand_it_ok"] == int(_num(r["rand_it_ok"])[0])
     assert dist.params["exactness"] == r["exactness"][0]
     for stat in STATS:
-        assert_allclose(dist.rand_stats["y"][stat].to_numpy(), _num(r[f"rand_stats.{stat}"]), rtol=1e-9,
+        assert_allclose(dist.rand_stats["y"][stat].to_numpy(), _num(r[f"rand_stats.{stat}"]), rtol=_rtol(dist),
                         atol=1e-12, err_msg=stat)
 
 
 def test_p_values_and_summary(case):
     meta, r, data, model, dist = case
-    if not dist.residual_distribution.exact:
-        pytest.skip("R's optimiser parameters are matched only to its tolerance")
     res = pyale.ALE(model, None, data, "y", p_values=dist, boot_it=meta["boot_it"])
     table = res.get(stats="all")
     assert list(table.columns) == ["statistic", "estimate", "p.value", "term", "conf.low", "mean", "median",
@@ -98,6 +100,10 @@ def test_p_values_and_summary(case):
     assert table["term"].tolist() == r["stats_all.term"]
     assert table["statistic"].tolist() == r["stats_all.statistic"]
     assert_allclose(table["estimate"], _num(r["stats_all.estimate"]), rtol=1e-9, atol=1e-12)
-    np.testing.assert_array_equal(table["p.value"].to_numpy(), _num(r["stats_all.p.value"]))
+    if dist.residual_distribution.exact:
+        np.testing.assert_array_equal(table["p.value"].to_numpy(), _num(r["stats_all.p.value"]))
+    else:  # a random statistic within 1e-4 of an estimate could fall on the other side of it
+        assert_allclose(table["p.value"].to_numpy(), _num(r["stats_all.p.value"]), rtol=0, atol=0.02)
     assert list(res.y_summary.index) == r["y_summary.rows"]
-    assert_allclose(res.y_summary.iloc[:, 0].to_numpy(), _num(r["y_summary.values"]), rtol=1e-9, atol=1e-12)
+    assert_allclose(res.y_summary.iloc[:, 0].to_numpy(), _num(r["y_summary.values"]), rtol=_rtol(dist),
+                    atol=1e-12)

@@ -164,10 +164,10 @@ class ALEpDist:
     family's ``r*`` function; :mod:`pyale._rbase.distributions`).  The normal,
     Laplace, Gumbel and uniform fits are R's to rounding; the Cauchy,
     logistic and fGarch families are R optimiser results, matched here only
-    to the optimiser's tolerance (about 1e-6), and R draws the generalised
-    error and Student t families with ``rgamma``/``rt``, which are not ported:
-    when ``model_select`` picks one of those, ``ALEpDist`` raises
-    ``NotImplementedError``.  A refit that reproduces R's model (``lm``/``glm``
+    to the optimiser's tolerance (about 1e-6; R's ``nlminb`` may also stop
+    short of the maximum, as it does for the Student t family, and then
+    model selection can differ).  Every family is drawn as R draws it
+    (``rgamma`` and ``rt`` included).  A refit that reproduces R's model (``lm``/``glm``
     through statsmodels or through R) gives R's random statistics.
     R's iterations that fail are dropped (``rand_it_ok``); here a failing
     refit raises.

@@ -12,7 +12,10 @@ from :class:`pyale._rbase.rng.LecuyerCMRG` gives the whole sample at once:
   from one more uniform) and ``extraDistr::rgumbel`` (``mu - sigma log(exp_rand())``),
   where ``exp_rand`` is R's Ahrens-Dieter (1972) algorithm SA, which uses a
   varying number of uniforms (:func:`exp_rand`);
-* ``fGarch::rsnorm`` -- ``runif(n)`` first, then ``rnorm(n)``.
+* ``fGarch::rsnorm`` -- ``runif(n)`` first, then ``rnorm(n)``;
+* ``stats::rgamma`` (Ahrens-Dieter GD for shape >= 1, GS below; a varying
+  number of uniforms) and ``stats::rt`` (``norm_rand() / sqrt(rchisq(df) / df)``),
+  behind ``fGarch::rged``, ``rstd``, ``rsged`` and ``rsstd``.
 
 Each function takes the generator, advances it exactly as R does and returns
 float64 values.
@@ -26,7 +29,7 @@ import numpy as np
 
 from .rng import _advance, _uniforms
 
-__all__ = ["qnorm", "exp_rand", "rnorm", "runif", "rlogis", "rcauchy", "rlaplace", "rgumbel", "rsnorm"]
+__all__ = ["qnorm", "exp_rand", "rgamma", "rt", "rged", "rstd", "rsged", "rsstd", "rnorm", "runif", "rlogis", "rcauchy", "rlaplace", "rgumbel", "rsnorm"]
 
 _BIG = 134217728.0  # 2^27, R's norm_rand (INVERSION)
 
@@ -216,3 +219,143 @@ def rsnorm(gen, n: int, mean: float = 0.0, sd: float = 1.0, xi: float = 1.5) -> 
     mu = m1 * (xi - 1.0 / xi)
     sigma = math.sqrt((1.0 - m1 ** 2) * (xi ** 2 + 1.0 / xi ** 2) + 2.0 * m1 ** 2 - 1.0)
     return (draws - mu) / sigma * sd + mean
+
+
+# --- rgamma, rt and the fGarch families built on them ------------------------------------------
+
+_GD_Q = (0.04166669, 0.02083148, 0.00801191, 0.00144121, -7.388e-5, 2.4511e-4, 2.424e-4)
+_GD_A = (0.3333333, -0.250003, 0.2000062, -0.1662921, 0.1423657, -0.1367177, 0.1233795)
+
+
+def _norm_one(stream: _UniformStream) -> float:
+    u = stream.next()
+    u = math.floor(_BIG * u) + stream.next()
+    return float(qnorm(np.array([u / _BIG]))[0])
+
+
+def _gd_quotient(t: float, s: float, s2: float, q0: float) -> float:
+    v = t / (s + s)
+    if abs(v) <= 0.25:
+        a1, a2, a3, a4, a5, a6, a7 = _GD_A
+        return q0 + 0.5 * t * t * ((((((a7 * v + a6) * v + a5) * v + a4) * v + a3) * v + a2) * v + a1) * v
+    return q0 - s * t + 0.25 * t * t + (s2 + s2) * math.log(1.0 + v)
+
+
+def _rgamma_one(stream: _UniformStream, a: float, scale: float) -> float:
+    """R's ``rgamma(a, scale)`` (nmath/rgamma.c), one value."""
+    if a < 1.0:  # GS algorithm
+        e = 1.0 + 0.36787944117144232159 * a
+        while True:
+            p = e * stream.next()
+            if p >= 1.0:
+                x = -math.log((e - p) / a)
+                if _exp_rand_one(stream) >= (1.0 - a) * math.log(x):
+                    break
+            else:
+                x = math.exp(math.log(p) / a)
+                if _exp_rand_one(stream) >= x:
+                    break
+        return scale * x
+    s2 = a - 0.5
+    s = math.sqrt(s2)
+    d = 5.656854 - s * 12.0
+    t = _norm_one(stream)
+    x = s + 0.5 * t
+    ret_val = x * x
+    if t >= 0.0:
+        return scale * ret_val
+    u = stream.next()
+    if d * u <= t * t * t:
+        return scale * ret_val
+    r = 1.0 / a
+    q1, q2, q3, q4, q5, q6, q7 = _GD_Q
+    q0 = ((((((q7 * r + q6) * r + q5) * r + q4) * r + q3) * r + q2) * r + q1) * r
+    if a <= 3.686:
+        b, si, c = 0.463 + s + 0.178 * s2, 1.235, 0.195 / s - 0.079 + 0.16 * s
+    elif a <= 13.022:
+        b, si, c = 1.654 + 0.0076 * s2, 1.68 / s + 0.275, 0.062 / s + 0.024
+    else:
+        b, si, c = 1.77, 0.75, 0.1515 / s
+    if x > 0.0:
+        q = _gd_quotient(t, s, s2, q0)
+        if math.log(1.0 - u) <= q:
+            return scale * ret_val
+    while True:
+        e = _exp_rand_one(stream)
+        u = stream.next()
+        u = u + u - 1.0
+        t = b - si * e if u < 0.0 else b + si * e
+        if t >= -0.71874483771719:
+            q = _gd_quotient(t, s, s2, q0)
+            if q > 0.0:
+                w = math.expm1(q)
+                if c * abs(u) <= w * math.exp(e - 0.5 * t * t):
+                    break
+    x = s + 0.5 * t
+    return scale * x * x
+
+
+def rgamma(gen, n: int, shape: float, scale: float = 1.0) -> np.ndarray:
+    """``stats::rgamma(n, shape, scale = scale)``."""
+    stream = _UniformStream(gen, 4 * int(n) + 16)
+    out = np.array([_rgamma_one(stream, shape, scale) for _ in range(int(n))], dtype=float)
+    stream.close()
+    return out
+
+
+def rt(gen, n: int, df: float) -> np.ndarray:
+    """``stats::rt(n, df)``: per value ``norm_rand()`` then ``rchisq(df) = rgamma(df / 2, 2)``."""
+    stream = _UniformStream(gen, 6 * int(n) + 16)
+    out = np.empty(int(n))
+    for i in range(int(n)):
+        num = _norm_one(stream)
+        out[i] = num / math.sqrt(_rgamma_one(stream, df / 2.0, 2.0) / df)
+    stream.close()
+    return out
+
+
+def _ged_constants(nu: float) -> tuple[float, float]:
+    lam = math.sqrt(2 ** (-2 / nu) * math.gamma(1 / nu) / math.gamma(3 / nu))
+    m1 = 2 ** (1 / nu) * lam * math.gamma(2 / nu) / math.gamma(1 / nu)
+    return lam, m1
+
+
+def _rged_standard(gen, n: int, nu: float) -> np.ndarray:
+    lam = _ged_constants(nu)[0]
+    r = rgamma(gen, n, 1 / nu)
+    u = gen.unif_rand(int(n))
+    return lam * (2 * r) ** (1 / nu) * np.sign(u - 0.5)
+
+
+def rged(gen, n: int, mean: float = 0.0, sd: float = 1.0, nu: float = 2.0) -> np.ndarray:
+    """``fGarch::rged``: ``rgamma(n, 1/nu)``, then ``runif(n)`` for the signs."""
+    return _rged_standard(gen, n, nu) * sd + mean
+
+
+def rstd(gen, n: int, mean: float = 0.0, sd: float = 1.0, nu: float = 5.0) -> np.ndarray:
+    """``fGarch::rstd``: ``rt(n, nu) * sd / sqrt(nu / (nu - 2)) + mean``."""
+    return rt(gen, n, nu) * sd / math.sqrt(nu / (nu - 2)) + mean
+
+
+def _skewed(gen, n: int, xi: float, base, m1: float) -> np.ndarray:
+    weight = xi / (xi + 1 / xi)
+    z = runif(gen, n, -weight, 1 - weight)
+    xi_pow = xi ** np.sign(z)
+    draws = -np.abs(base(gen, n)) / xi_pow * np.sign(z)
+    mu = m1 * (xi - 1 / xi)
+    sigma = math.sqrt((1 - m1 ** 2) * (xi ** 2 + 1 / xi ** 2) + 2 * m1 ** 2 - 1)
+    return (draws - mu) / sigma
+
+
+def rsged(gen, n: int, mean: float = 0.0, sd: float = 1.0, nu: float = 2.0, xi: float = 1.5) -> np.ndarray:
+    """``fGarch::rsged``: ``runif(n, -w, 1 - w)``, then ``rged(n, nu = nu)``, skewed and standardised."""
+    m1 = _ged_constants(nu)[1]
+    return _skewed(gen, int(n), xi, lambda g, k: rged(g, k, nu=nu), m1) * sd + mean
+
+
+def rsstd(gen, n: int, mean: float = 0.0, sd: float = 1.0, nu: float = 5.0, xi: float = 1.5) -> np.ndarray:
+    """``fGarch::rsstd``: ``runif(n, -w, 1 - w)``, then ``rstd(n, nu = nu)``, skewed and standardised."""
+    beta = math.gamma(0.5) * math.gamma(nu / 2) / math.gamma(0.5 + nu / 2) if nu < 340 else math.exp(
+        math.lgamma(0.5) + math.lgamma(nu / 2) - math.lgamma(0.5 + nu / 2))
+    m1 = 2 * math.sqrt(nu - 2) / (nu - 1) / beta
+    return _skewed(gen, int(n), xi, lambda g, k: rstd(g, k, nu=nu), m1) * sd + mean

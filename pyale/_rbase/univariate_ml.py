@@ -43,8 +43,12 @@ _MODELS = {
     "logis": "Logistic", "norm": "Normal", "sged": "Skew Generalized Error", "snorm": "Skew Normal",
     "sstd": "Skew Student-t", "std": "Student-t", "unif": "Uniform",
 }
-# families drawn exactly as R draws them (the others need R's rgamma or rt)
+# each family's r* function, as rml calls it
 _DRAWS = {
+    "ged": lambda g, n, p: dist.rged(g, n, p[0], p[1], p[2]),
+    "std": lambda g, n, p: dist.rstd(g, n, p[0], p[1], p[2]),
+    "sged": lambda g, n, p: dist.rsged(g, n, p[0], p[1], p[2], p[3]),
+    "sstd": lambda g, n, p: dist.rsstd(g, n, p[0], p[1], p[2], p[3]),
     "norm": lambda g, n, p: dist.rnorm(g, n, p[0], p[1]),
     "unif": lambda g, n, p: dist.runif(g, n, p[0], p[1]),
     "logis": lambda g, n, p: dist.rlogis(g, n, p[0], p[1]),
@@ -86,17 +90,7 @@ class Fit:
         return -2.0 * self.loglik + 2.0 * len(self.estimates)
 
     def draw(self, gen, n: int) -> np.ndarray:
-        """``univariateML::rml(n, obj)`` for R's generator ``gen`` (advanced as R advances it).
-
-        Raises
-        ------
-        NotImplementedError
-            For the families R draws with ``rgamma``/``rt`` (ged, sged, std, sstd).
-        """
-        if self.family not in _DRAWS:
-            raise NotImplementedError(
-                f"Drawing from the {self.model!r} family ({self.family}) as R does is not implemented: "
-                f"R's rgamma/rt are not ported. pyale draws exactly from {sorted(_DRAWS)!r}.")
+        """``univariateML::rml(n, obj)`` for R's generator ``gen`` (advanced as R advances it)."""
         return _DRAWS[self.family](gen, int(n), tuple(self.estimates.values()))
 
 
