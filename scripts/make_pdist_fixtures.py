@@ -129,8 +129,11 @@ def _hexed(value):
     return value
 
 
-def run_case(name: str, library: str, tmp: Path) -> dict:
-    data_seed, rows, kind, call, seed, surrogate, boot_it = CASES[name]
+def run_case(name: str, library: str, tmp: Path, data_seed: int | None = None, seed: int | None = None) -> dict:
+    """One case in one library; ``data_seed``/``seed`` override the case's (held-back variants)."""
+    default_data_seed, rows, kind, call, default_seed, surrogate, boot_it = CASES[name]
+    data_seed = default_data_seed if data_seed is None else data_seed
+    seed = default_seed if seed is None else seed
     data = case_data(data_seed, rows, kind)
     csv = tmp / f"{name}.csv"
     cols = list(data)
