@@ -16,6 +16,10 @@ scripts/make_iml_fixtures.py           reference/iml/              iml, yaImpute
 scripts/make_rng_fixtures.py           reference/rng/              parallel, furrr, future
 scripts/make_ale_fixtures.py           reference/ale/              ale 0.5.0 in ~/Rlib-ale and,
                                                                    corrected, ~/Rlib-ale-fixed
+scripts/make_distribution_fixtures.py  reference/rdist/            univariateML (~/Rlib-ale),
+                                                                   extraDistr, fGarch
+scripts/make_pdist_fixtures.py         reference/ale_pdist/        ale 0.5.0 in ~/Rlib-ale and
+                                                                   0.5.3 in ~/Rlib-ale053
 =====================================  ==========================  ===========================
 
 It needs R (pyale's fixtures came from R 4.2.2), rpy2 (``pip install
@@ -42,6 +46,8 @@ GENERATORS = [
     ("make_iml_fixtures.py", ["iml", "yaImpute", "rpart", "MASS"]),
     ("make_rng_fixtures.py", ["parallel", "furrr", "future"]),
     ("make_ale_fixtures.py", []),  # loads ale from its own R libraries and checks them itself
+    ("make_distribution_fixtures.py", ["extraDistr", "fGarch"]),  # univariateML from ~/Rlib-ale
+    ("make_pdist_fixtures.py", []),  # ale 0.5.0 and 0.5.3 from their own R libraries
 ]
 
 

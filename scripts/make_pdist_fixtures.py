@@ -147,10 +147,16 @@ def run_case(name: str, library: str, tmp: Path, data_seed: int | None = None, s
     subprocess.run(["Rscript", str(script), str(csv), str(result), call, str(seed), str(surrogate).upper(),
                     str(boot_it)], check=True, env=env)
     r = _parse(result)
+    versions = r.pop("versions")
+    packages = dict(v.split(" ", 1) for v in versions[1:])
     return {
-        "meta": {"generator": "scripts/make_pdist_fixtures.py", "case": name, "library": library,
-                 "versions": r.pop("versions"), "data_seed": data_seed, "rows": rows, "response": kind,
-                 "r_call": call, "rand_it": RAND_IT, "seed": seed, "surrogate": surrogate, "boot_it": boot_it,
+        "meta": {"generator": "scripts/make_pdist_fixtures.py", "case_name": name, "r_library": library,
+                 "r_version": versions[0], "packages": packages, "data_seed": data_seed, "rows": rows,
+                 "response": kind, "r_call": call, "rand_it": RAND_IT, "seed": seed, "surrogate": surrogate,
+                 "boot_it": boot_it, "rtol": 1e-9,
+                 "tolerance_reason": "1e-9 where the residual family's parameters are closed forms; a family fitted "
+                                     "by R's nlm/nlminb is matched to R's optimiser tolerance (tests use 1e-4)",
+                 "description": f"ale::ALEpDist + ALE(p_values = ) ({call}, seed {seed}, surrogate {surrogate})",
                  "generated": datetime.date.today().isoformat(), "note": "generated: do not edit"},
         "data": {c: [float(v) for v in data[c]] for c in cols},
         "r": r,

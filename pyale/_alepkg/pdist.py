@@ -164,7 +164,8 @@ class ALEpDist:
     family's ``r*`` function; :mod:`pyale._rbase.distributions`).  The normal,
     Laplace, Gumbel and uniform fits are R's to rounding; the Cauchy,
     logistic and fGarch families are R optimiser results, matched here only
-    to the optimiser's tolerance (about 1e-6; R's ``nlminb`` may also stop
+    to the optimiser's tolerance (typically 1e-7 to 1e-5 relative, up to 1e-3 where
+    the likelihood is flat, as for a generalised error shape below 1; R's ``nlminb`` may also stop
     short of the maximum, as it does for the Student t family, and then
     model selection can differ).  Every family is drawn as R draws it
     (``rgamma`` and ``rt`` included).  A refit that reproduces R's model (``lm``/``glm``
