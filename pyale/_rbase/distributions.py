@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy import special
 
 from .rng import _advance, _uniforms
 
@@ -355,7 +356,8 @@ def rsged(gen, n: int, mean: float = 0.0, sd: float = 1.0, nu: float = 2.0, xi: 
 
 def rsstd(gen, n: int, mean: float = 0.0, sd: float = 1.0, nu: float = 5.0, xi: float = 1.5) -> np.ndarray:
     """``fGarch::rsstd``: ``runif(n, -w, 1 - w)``, then ``rstd(n, nu = nu)``, skewed and standardised."""
-    beta = math.gamma(0.5) * math.gamma(nu / 2) / math.gamma(0.5 + nu / 2) if nu < 340 else math.exp(
-        math.lgamma(0.5) + math.lgamma(nu / 2) - math.lgamma(0.5 + nu / 2))
+    # R's beta(): (1 / gamma(a + b)) * (gamma(a) * gamma(b)) below gamma's overflow, else exp(lbeta(a, b))
+    beta = (1 / math.gamma(0.5 + nu / 2)) * (math.gamma(0.5) * math.gamma(nu / 2)) if 0.5 + nu / 2 < 171.61447887182298 \
+        else math.exp(float(special.betaln(0.5, nu / 2)))
     m1 = 2 * math.sqrt(nu - 2) / (nu - 1) / beta
     return _skewed(gen, int(n), xi, lambda g, k: rstd(g, k, nu=nu), m1) * sd + mean

@@ -161,11 +161,11 @@ def _ged_log(z, nu):
 
 
 def _std_logpdf(z, nu):
-    """log of fGarch's standardised Student t density (unit variance)."""
+    """log of fGarch's standardised Student t density (unit variance), stable for large nu:
+    Gamma((nu+1)/2) / (Gamma(nu/2) sqrt(nu pi)) = 1 / (sqrt(nu) B(nu/2, 1/2))."""
     s = math.sqrt(nu / (nu - 2))
     t = z * s
-    logdt = (special.gammaln((nu + 1) / 2) - special.gammaln(nu / 2) - 0.5 * math.log(nu * math.pi)
-             - (nu + 1) / 2 * np.log1p(t * t / nu))
+    logdt = -special.betaln(nu / 2, 0.5) - 0.5 * math.log(nu) - (nu + 1) / 2 * np.log1p(t * t / nu)
     return logdt + math.log(s)
 
 
