@@ -14,7 +14,7 @@ from typing import Callable
 
 import numpy as np
 
-from .._core.stats import STATISTICS, Normaliser, aled, aler, naled, naler
+from .._core.stats import STATISTICS, Normaliser, aler, naler
 from .._rbase import quantile_type7
 
 __all__ = [
@@ -120,8 +120,18 @@ def ale_statistics_1d(effects, counts, *, numeric: bool, norm: Callable) -> dict
         w[0] += n[0]
     else:
         mid, w = y, n
-    deviation, normalised = float(aled(mid[:, None], w)[0]), float(naled(mid[:, None], w, norm)[0])
+    deviation = _r_aled_score(mid, w)
+    normalised = _r_aled_score(np.asarray(norm(mid[:, None]), dtype=float).ravel(), w)
     return dict(zip(STATISTICS, (deviation, *ranges[:2], normalised, *ranges[2:])))
+
+
+def _r_aled_score(values: np.ndarray, weights: np.ndarray) -> float:
+    """``aled_score``: ``sum(abs(y * n)) / sum(n)`` with R's long-double sums (here: correctly rounded sums),
+    so that statistics tie exactly where R's do (p-values count ties)."""
+    total = math.fsum(weights.tolist())
+    if total == 0:
+        return math.nan
+    return math.fsum(np.abs(values * weights).tolist()) / total
 
 
 def ale_statistics_2d(effects, counts, *, numeric: tuple[bool, bool], norm: Callable) -> dict[str, float]:

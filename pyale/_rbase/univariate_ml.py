@@ -178,11 +178,18 @@ def _skew_log(z, xi, base_log, m1):
     return math.log(2 / (xi + 1 / xi)) + base_log(zz / xi_pow) + math.log(sigma)
 
 
+_LOG_NU_CAP = math.log(1e4)
+
+
 def _negloglik(family, x):
     def norm_log(z):
         return -0.5 * z * z - 0.5 * math.log(2 * math.pi)
 
     def f(theta):
+        if len(theta) > 2 and family in ("std", "sstd") and theta[2] > _LOG_NU_CAP:
+            # beyond nu - 2 = 1e4 the t is the normal to 1e-4 in log likelihood: a boundary, not a walk to infinity
+            theta = np.array(theta, dtype=float)
+            theta[2] = _LOG_NU_CAP
         mean, sd = theta[0], math.exp(theta[1])
         z = (x - mean) / sd
         if family == "ged":
@@ -228,6 +235,9 @@ def _optimised(family, x):
         start = [m, math.log(s), *extra]
 
         def to_r(t, family=family):
+            t = np.array(t, dtype=float)
+            if family in ("std", "sstd"):
+                t[2] = min(t[2], _LOG_NU_CAP)
             base = [t[0], math.exp(t[1])]
             if family in ("ged", "sged"):
                 base.append(math.exp(t[2]))
@@ -240,7 +250,7 @@ def _optimised(family, x):
             return tuple(base)
     f = _negloglik(family, x)
     starts = [np.array(start)]
-    if family in ("ged", "sged", "std", "sstd"):  # the shape parameter's likelihood can have several modes
+    if family in ("ged", "sged"):  # the GED shape's likelihood is flat and can have several modes below 1
         for shape in (math.log(0.5), 0.0, math.log(4.0)):
             alt = np.array(start)
             alt[2] = shape
@@ -248,11 +258,12 @@ def _optimised(family, x):
     best = None
     for point in starts:
         found = optimize.minimize(f, point, method="Nelder-Mead",
-                                  options={"xatol": 1e-10, "fatol": 1e-12, "maxiter": 20000, "maxfev": 40000})
+                                  options={"xatol": 1e-10, "fatol": 1e-12, "maxiter": 6000, "maxfev": 6000})
         if best is None or found.fun < best.fun:
             best = found
     for method in ("Nelder-Mead", "BFGS"):  # restart from the best point, then polish
-        options = {"gtol": 1e-10} if method == "BFGS" else {"xatol": 1e-12, "fatol": 1e-14, "maxiter": 20000}
+        options = {"gtol": 1e-10, "maxiter": 200} if method == "BFGS" else {"xatol": 1e-12, "fatol": 1e-14,
+                                                                              "maxiter": 6000, "maxfev": 6000}
         found = optimize.minimize(f, best.x, method=method, options=options)
         if found.fun <= best.fun:
             best = found
