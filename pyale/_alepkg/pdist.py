@@ -168,7 +168,7 @@ class ALEpDist:
     the likelihood is flat, as for a generalised error shape below 1; R's ``nlminb`` may also stop
     short of the maximum, as it does for the Student t family, and then
     model selection can differ).  Every family is drawn as R draws it
-    (``rgamma`` and ``rt`` included).  A refit that reproduces R's model (``lm``/``glm``
+    (``rgamma`` and ``rt`` included).  A refit that reproduces R's model (``lm`` or ``glm``
     through statsmodels or through R) gives R's random statistics.
     R's iterations that fail are dropped (``rand_it_ok``); here a failing
     refit raises.
@@ -190,8 +190,14 @@ class ALEpDist:
     ...     beta = np.linalg.lstsq(X, frame["y"], rcond=None)[0]
     ...     return lambda new: np.column_stack([np.ones(len(new)), new]) @ beta
     >>> dist = pyale.ALEpDist(refit(data), data, "y", refit=refit, rand_it=100)
-    >>> dist.residual_distribution.family, dist.rand_stats["y"].shape
-    ('norm', (100, 6))
+    >>> dist.rand_stats["y"].shape, dist.params["exactness"]
+    ((100, 6), 'approx')
+    >>> res = pyale.ALE(refit(data), ["x", "z"], data, "y", p_values=dist)
+    >>> table = res.get(stats="all")
+    >>> print(table[table["statistic"] == "aled"][["term", "p.value"]].to_string(index=False))
+    term  p.value
+       x      0.0
+       z      0.9
     """
 
     def __init__(self, model, data, y_col=None, *, refit: Callable | None = None, rand_it: int | None = None,
@@ -282,7 +288,34 @@ class ALEpDist:
                 f"{ {k: round(v, 6) for k, v in fit.estimates.items()} })")
 
     def p_values(self, statistic: str, values, cat=None) -> np.ndarray:
-        """The p-values of ``values`` of ``statistic`` (ale's ``value_to_p``) for a response category."""
+        """The p-values of ``values`` of ``statistic`` (ale's ``value_to_p``) for a response category.
+
+        Parameters
+        ----------
+        statistic : str
+            One of ``"aled"``, ``"aler_min"``, ``"aler_max"``, ``"naled"``, ``"naler_min"``, ``"naler_max"``.
+        values : array-like
+            Values of that statistic (for example a feature's estimate).
+        cat : optional
+            The response category (the first by default).
+
+        Returns
+        -------
+        numpy.ndarray
+            The share of random-variable values at least as extreme: ``1 - ecdf`` (``ecdf`` for the minima).
+
+        Examples
+        --------
+        >>> import numpy as np, pandas as pd, pyale
+        >>> data = pd.DataFrame({"x": np.linspace(-1, 1, 40), "y": np.sin(np.arange(40.0))})
+        >>> def refit(frame):
+        ...     X = np.column_stack([np.ones(len(frame)), frame.drop(columns="y")])
+        ...     beta = np.linalg.lstsq(X, frame["y"], rcond=None)[0]
+        ...     return lambda new: np.column_stack([np.ones(len(new)), new]) @ beta
+        >>> dist = pyale.ALEpDist(refit(data), data, "y", refit=refit, rand_it=100)
+        >>> dist.p_values("aled", [0.0, 1e9]).tolist()
+        [1.0, 0.0]
+        """
         if statistic not in STATISTICS:
             raise ValueError(f"The 'statistic' parameter of p_values must be one of {list(STATISTICS)!r}. "
                              f"Got {statistic!r} instead.")

@@ -71,8 +71,8 @@ def qnorm(p) -> np.ndarray:
 
     Examples
     --------
-    >>> float(qnorm(0.975))
-    1.959963984540054
+    >>> float(qnorm(0.975))  # R: sprintf("%.17g", qnorm(0.975))
+    1.9599639845400536
     """
     p = np.asarray(p, dtype=float)
     q = p - 0.5
