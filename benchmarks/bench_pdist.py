@@ -34,7 +34,8 @@ d <- read.csv(args[1], colClasses = "character")
 for (nm in names(d)) d[[nm]] <- as.numeric(d[[nm]])
 model <- lm(y ~ x1 + x2 + x3 + x4, data = d)
 tm <- system.time(pd <- ALEpDist(model, d, rand_it = as.numeric(args[3]), parallel = 0, silent = TRUE))
-writeLines(c(sprintf("%a", tm[["elapsed"]]), sprintf("%a", pd@rand_stats[[1]]$aled)), args[2])
+writeLines(c(sprintf("%a", tm[["elapsed"]]), sprintf("%a", tm[["user.self"]] + tm[["sys.self"]]),
+             sprintf("%a", pd@rand_stats[[1]]$aled)), args[2])
 """
 
 
@@ -62,22 +63,31 @@ def main() -> None:
         env = {**os.environ, "R_LIBS": os.path.expanduser(os.environ.get("ALE_R_LIB", "~/Rlib-ale"))}
         subprocess.run(["Rscript", str(script), str(csv), str(out), str(args.rand_it)], check=True, env=env)
         lines = out.read_text().split()
-        r_seconds, r_aled = float.fromhex(lines[0]), np.array([float.fromhex(v) for v in lines[1:]])
+        r_seconds, r_cpu = float.fromhex(lines[0]), float.fromhex(lines[1])
+        r_aled = np.array([float.fromhex(v) for v in lines[2:]])
     model = refit(data)
-    timings = {}
+    timings, cpu = {}, []
     for n_jobs in (None, args.n_jobs):
         runs = []
         for _ in range(args.repeats):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             dist = pyale.ALEpDist(model, data, "y", refit=refit, rand_it=args.rand_it, n_jobs=n_jobs)
             runs.append(time.perf_counter() - start)
+            if n_jobs is None:
+                cpu.append(time.process_time() - start_cpu)
         np.testing.assert_allclose(dist.rand_stats["y"]["aled"].to_numpy(), r_aled, rtol=1e-9)
         timings[n_jobs] = statistics.median(runs)
-    print(f"| work | R ale 0.5.0 (s) | pyale sequential (s) | pyale n_jobs={args.n_jobs} (s) | ratio (best) |")
-    print("|---|---|---|---|---|")
+    load = os.getloadavg()[0]
+    print(f"Machine: {os.cpu_count()} cores, load average {load:.1f} at the end; Python "
+          f"{sys.version.split()[0]}, NumPy {np.__version__}, pandas {pd.__version__}.")
+    print()
+    print(f"| work | R ale 0.5.0 (s) | R CPU (s) | pyale (s) | pyale CPU (s) | pyale n_jobs={args.n_jobs} (s) "
+          "| R / pyale (wall) | R / pyale (CPU) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     best = min(timings.values())
-    print(f"| lm, {args.rows} rows, rand_it={args.rand_it} | {r_seconds:.1f} | {timings[None]:.2f} | "
-          f"{timings[args.n_jobs]:.2f} | {r_seconds / best:.0f}x |")
+    print(f"| lm, {args.rows} rows, rand_it = {args.rand_it} | {r_seconds:.1f} | {r_cpu:.1f} | {timings[None]:.2f} "
+          f"| {statistics.median(cpu):.2f} | {timings[args.n_jobs]:.2f} | {r_seconds / best:.0f}x "
+          f"| {r_cpu / statistics.median(cpu):.0f}x |")
 
 
 if __name__ == "__main__":
