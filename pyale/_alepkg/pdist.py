@@ -74,14 +74,13 @@ def p_to_random_value(random_values, statistic: str, p) -> np.ndarray:
 
 @dataclass(frozen=True)
 class _Setup:
-    X_columns: list
+    X: pd.DataFrame  # the data without the response and without a random_variable column
     max_num_bins: int
     prediction_of: Callable
 
 
-def _random_statistics(model, rand_data: pd.DataFrame, y_col, setup: _Setup, norms: list) -> list[dict]:
-    """The ALE statistics of ``random_variable`` under ``model`` (one dict per response category)."""
-    X = rand_data.drop(columns=[y_col]) if y_col is not None else rand_data
+def _random_statistics(model, X: pd.DataFrame, setup: _Setup, norms: list) -> list[dict]:
+    """The ALE statistics of ``random_variable`` (a column of ``X``) under ``model`` (one dict per category)."""
     prediction = setup.prediction_of(model)
     caller = ModelCaller(prediction.predict, name=prediction.name, single_output=False)
     values = X[RANDOM].to_numpy(dtype=float)
@@ -97,10 +96,12 @@ def _random_statistics(model, rand_data: pd.DataFrame, y_col, setup: _Setup, nor
 
 
 def _iteration(it: int, refit, data: pd.DataFrame, values: np.ndarray, y_col, setup: _Setup, norms: list):
-    rand_data = data.copy()
+    rand_data = data.copy()  # the refit's own copy: whatever it does to it, the caller's data stay as they were
     rand_data[RANDOM] = values
     model = refit(rand_data)
-    return _random_statistics(model, rand_data, y_col, setup, norms)
+    X = setup.X.copy(deep=False)  # the features without the response (the core never writes into X)
+    X[RANDOM] = values
+    return _random_statistics(model, X, setup, norms)
 
 
 class ALEpDist:
@@ -263,7 +264,7 @@ class ALEpDist:
                             f"Got {type(refit).__name__} instead.")
 
         norms = [Normaliser.from_response(y_preds[:, c]) for c in range(y_preds.shape[1])]
-        setup = _Setup(list(data.columns), max_num_bins, prediction_of)
+        setup = _Setup(X.drop(columns=[RANDOM]) if RANDOM in X.columns else X, max_num_bins, prediction_of)
         n_rows = data.shape[0]
         draws = [self.residual_distribution.draw(LecuyerCMRG.from_seed(seed + it), n_rows)
                  for it in range(1, rand_it + 1)]
