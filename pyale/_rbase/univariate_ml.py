@@ -259,7 +259,10 @@ def _optimised(family, x):
     simplex = {"xatol": 1e-11, "fatol": 1e-13, "maxiter": 2000, "maxfev": 2000}
     for point in starts:  # quasi-Newton from each start, then Nelder-Mead from there (the GED's flat,
         # non-smooth shape likelihood stops BFGS early)
-        for method, options in (("BFGS", {"gtol": 1e-9, "maxiter": 400}), ("Nelder-Mead", simplex)):
+        methods = (("BFGS", {"gtol": 1e-9, "maxiter": 400}),)
+        if family in ("ged", "sged"):
+            methods += (("Nelder-Mead", simplex),)
+        for method, options in methods:
             found = optimize.minimize(f, point, method=method, options=options)
             if found.fun <= f(point):
                 point = found.x
