@@ -142,6 +142,9 @@ class ALEpDist:
     n_jobs : int, optional
         Refits run in parallel with joblib (processes; ``-1``: every core).
         None or 1: one after another.  R models are always refitted in this process.
+        The numbers do not depend on ``n_jobs``.  In a Python process where rpy2
+        has started R, the worker processes inherit R's environment and may fail
+        to start; use ``n_jobs=None`` there.
 
     Attributes
     ----------
