@@ -11,7 +11,7 @@ import pandas as pd
 
 from . import _present
 from ._core.bootstrap import percentile_interval
-from ._core.stats import STATISTICS, ale_statistics
+from ._core.stats import STATISTICS, ale_statistics, aled
 from ._results import tidy_frame
 
 __all__ = ["ALEResult", "statistics_table", "check_output"]
@@ -109,6 +109,7 @@ class ALEResult:
     normaliser: Callable | None = field(default=None, repr=False)
     classifier: bool = False
     data_values: Callable | None = field(default=None, repr=False)
+    deviation: Callable | None = field(default=None, repr=False)  # ALED's deviation (pyale.ALE's aled_fun); None: aled
     _cache: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -138,14 +139,16 @@ class ALEResult:
             raise ValueError("This ALEResult carries no response distribution, so no statistics.")
         normalisers = self.normaliser()
         numeric = self.numeric_axes
+        deviation = aled if self.deviation is None else self.deviation
         estimate = np.stack([
-            ale_statistics(self.effects[..., [j]], self.counts, numeric, normalisers[j])[..., 0]
+            ale_statistics(self.effects[..., [j]], self.counts, numeric, normalisers[j], deviation)[..., 0]
             for j in range(len(self.outputs))
         ], axis=-1)  # (6, m)
         low = high = None
         if self.replicates is not None:
             per_replicate = np.stack([
-                ale_statistics(self.replicates[..., [j]], self.replicate_counts, numeric, normalisers[j])[..., 0]
+                ale_statistics(self.replicates[..., [j]], self.replicate_counts, numeric, normalisers[j],
+                               deviation)[..., 0]
                 for j in range(len(self.outputs))
             ], axis=-1)  # (B, 6, m)
             low, high = percentile_interval(per_replicate, self.ci_level)
@@ -217,7 +220,7 @@ class ALEResult:
         bool
         """
         return _present.same_values(self, other, rtol=rtol, atol=atol, skip=("display", "normaliser", "data_values",
-                                                                              "_cache"))
+                                                                              "deviation", "_cache"))
 
     def plot(self, ax=None, *, output=None, **kwargs):
         """Draw the effect: a curve per output, bars, or one surface per output for a pair.

@@ -22,7 +22,7 @@ each library's cases run in a child process of this script:
 
 Usage::
 
-    python scripts/make_ale_fixtures.py [case ...] [--out DIR]
+    python scripts/make_ale_fixtures.py [case ...] [--out DIR] [--version 0.5.0|0.5.3]
         [--data-seed N --ale-seed M]     # held-back variants (live tests)
 
 Files are generated: do not edit them.
@@ -52,13 +52,17 @@ RTOL = 1e-9
 LIBRARIES = {
     "ale": ("ALE_R_LIB", "~/Rlib-ale"),
     "ale-fixed": ("ALE_R_LIB_FIXED", "~/Rlib-ale-fixed"),
+    "ale-0.5.3": ("ALE_R_LIB_053", "~/Rlib-ale053"),
 }
+OUT_053 = ROOT / "reference" / "ale-0.5.3"
 LIBRARY_REASON = {
     "ale": "ale 0.5.0 as released on CRAN",
     "ale-fixed": ("ale 0.5.0 with one line of R/calc_ale.R corrected (bin_idxs <- "
                   "xd[[it.x_col]]$x_ordered_idx[btit.row_idxs]): as released, the bootstrap of a "
                   "non-numeric feature bins each resampled row by another row's category "
                   "(docs/ale-package.md, section 10, case 1)"),
+    "ale-0.5.3": ("ale 0.5.3 as released on CRAN (every case, the bootstrap of non-numeric features with its "
+                  "bug: pyale.ALE(..., replicate_r_bugs=True) reproduces those)"),
 }
 PACKAGES = ("ale", "dplyr", "tibble", "S7", "purrr", "rlang", "furrr", "future", "stringr", "tidyr")
 
@@ -365,7 +369,7 @@ def run_case(ro, case, library: str) -> dict:
     cats = _strings(ro, "a@params$y_cats")
     inter = _intermediates(ro, case, terms)
     non_numeric = sorted(n for n, f in inter["features"].items() if f["type"] != "numeric")
-    if case.boot_it > 0 and non_numeric and library != "ale-fixed":
+    if case.boot_it > 0 and non_numeric and library not in ("ale-fixed", "ale-0.5.3"):
         raise RuntimeError(f"{case.name}: bootstraps non-numeric feature(s) {non_numeric}; use library 'ale-fixed'")
     packages = {p: str(ro.r(f'as.character(packageVersion("{p}"))')[0]) for p in PACKAGES}
     return {
@@ -449,14 +453,19 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--data-seed", type=int, default=None, help="replace every synthetic data seed")
     parser.add_argument("--ale-seed", type=int, default=None, help="replace ALE()'s seed")
+    parser.add_argument("--version", choices=["0.5.0", "0.5.3"], default="0.5.0",
+                        help="0.5.0: ~/Rlib-ale and ~/Rlib-ale-fixed into reference/ale; 0.5.3: every case with "
+                             "ale 0.5.3 as released (~/Rlib-ale053) into reference/ale-0.5.3")
     parser.add_argument("--library", choices=sorted(LIBRARIES), help=argparse.SUPPRESS)  # child processes
     args = parser.parse_args(argv)
+    if args.version == "0.5.3" and args.out == OUT:
+        args.out = OUT_053
     cases = selected_cases(args.cases, args.data_seed, args.ale_seed)
     extra = [] if args.data_seed is None else ["--data-seed", str(args.data_seed)]
     extra += [] if args.ale_seed is None else ["--ale-seed", str(args.ale_seed)]
     if args.library is None:
-        for library in LIBRARIES:
-            names = [c.name for c in cases if c.library == library]
+        for library in (["ale-0.5.3"] if args.version == "0.5.3" else ["ale", "ale-fixed"]):
+            names = [c.name for c in cases if c.library == library or library == "ale-0.5.3"]
             if not names:
                 continue
             done = subprocess.run([sys.executable, __file__, "--library", library, "--out", str(args.out),
@@ -467,7 +476,7 @@ def main(argv: list[str]) -> int:
     ro = _r(args.library)
     args.out.mkdir(parents=True, exist_ok=True)
     for case in cases:
-        if case.library != args.library:
+        if case.library != args.library and args.library != "ale-0.5.3":
             continue
         fixture = _encode_non_finite(run_case(ro, case, args.library))
         path = args.out / f"{case.name}.json"

@@ -20,7 +20,21 @@ scripts/make_distribution_fixtures.py  reference/rdist/            univariateML 
                                                                    extraDistr, fGarch
 scripts/make_pdist_fixtures.py         reference/ale_pdist/        ale 0.5.0 in ~/Rlib-ale and
                                                                    0.5.3 in ~/Rlib-ale053
+scripts/make_modelboot_fixtures.py     reference/modelboot/        ale 0.5.0 in ~/Rlib-ale, ale 0.5.3
+                                                                   in ~/Rlib-ale053 (staccuracy, broom)
+scripts/make_ale_extra_fixtures.py     reference/ale_extra/        the same two ale libraries
+scripts/make_effector_fixtures.py      reference/effector/         no R: Python effector 0.6.0,
+                                                                   run with $PYALE_EFFECTOR_PYTHON
+scripts/make_effector_regional_        reference/effector/         no R: Python effector 0.6.0,
+fixtures.py                            regional/                   run with $PYALE_EFFECTOR_PYTHON
+scripts/make_credit_data.py            pyale/data/credit.csv       none (NumPy, seeded)
+scripts/make_ale_dev_fixtures.py       reference/ale_dev/          ale's development version in
+                                                                   ~/Rlib-ale-dev (ALE_DEV_COMMIT)
 =====================================  ==========================  ===========================
+
+The effector generator runs with the Python named by ``PYALE_EFFECTOR_PYTHON``
+(a virtual environment with ``effector==0.6.0``; default: the Python running
+this script); ``--only-effector`` runs it alone, without R.
 
 It needs R (pyale's fixtures came from R 4.2.2), rpy2 (``pip install
 "pyale-r[r]"``) and the R packages above installed in that R.  It never
@@ -34,6 +48,7 @@ the only field that changes when nothing else did (``git diff`` shows it).
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -48,7 +63,16 @@ GENERATORS = [
     ("make_ale_fixtures.py", []),  # loads ale from its own R libraries and checks them itself
     ("make_distribution_fixtures.py", ["extraDistr", "fGarch"]),  # univariateML from ~/Rlib-ale
     ("make_pdist_fixtures.py", []),  # ale 0.5.0 and 0.5.3 from their own R libraries
+    ("make_modelboot_fixtures.py", []),  # ale 0.5.0 and 0.5.3 from their own R libraries
+    ("make_ale_extra_fixtures.py", []),  # ale 0.5.0 and 0.5.3 as released, from their own R libraries
+    ("make_effector_fixtures.py", []),  # Python's effector, with $PYALE_EFFECTOR_PYTHON
+    ("make_effector_regional_fixtures.py", []),  # Python's effector (find_regions), with $PYALE_EFFECTOR_PYTHON
+    ("make_credit_data.py", []),  # synthetic data of the validation guide's example (no R)
+    ("make_ale_dev_fixtures.py", []),  # ale's development version (tripartio/ale) from its own R library
 ]
+#: Generators that need no R, and the environment variable naming the Python that runs them.
+PYTHONS = {"make_effector_fixtures.py": "PYALE_EFFECTOR_PYTHON",
+           "make_effector_regional_fixtures.py": "PYALE_EFFECTOR_PYTHON"}
 
 
 def _missing_packages() -> tuple[str | None, list[str]]:
@@ -67,7 +91,14 @@ def _missing_packages() -> tuple[str | None, list[str]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="only report whether R, rpy2 and the packages are there")
+    parser.add_argument("--only-effector", action="store_true", help="only the effector fixtures (no R needed)")
     args = parser.parse_args(argv)
+    if args.only_effector:
+        for script in PYTHONS:
+            code = _run(script)
+            if code != 0:
+                return code
+        return 0
     problem, missing = _missing_packages()
     if problem:
         print(f"make_fixtures: {problem}", file=sys.stderr)
@@ -80,12 +111,19 @@ def main(argv: list[str] | None = None) -> int:
         print("make_fixtures: R, rpy2 and every R package the generators need are present.")
         return 0
     for script, _ in GENERATORS:
-        print(f"== {script}", flush=True)
-        done = subprocess.run([sys.executable, str(ROOT / "scripts" / script)], cwd=ROOT)
-        if done.returncode != 0:
-            print(f"make_fixtures: {script} failed with exit code {done.returncode}", file=sys.stderr)
-            return done.returncode
+        code = _run(script)
+        if code != 0:
+            return code
     return 0
+
+
+def _run(script: str) -> int:
+    print(f"== {script}", flush=True)
+    python = os.environ.get(PYTHONS[script], sys.executable) if script in PYTHONS else sys.executable
+    done = subprocess.run([python, str(ROOT / "scripts" / script)], cwd=ROOT)
+    if done.returncode != 0:
+        print(f"make_fixtures: {script} failed with exit code {done.returncode}", file=sys.stderr)
+    return done.returncode
 
 
 if __name__ == "__main__":

@@ -71,11 +71,11 @@ def _expected_curves(fx: dict, term: str, cat: str, shape: tuple) -> np.ndarray:
     return got.reshape(shape, order="F")[None]
 
 
-def check_ale(fx: dict, name: str) -> None:
+def check_ale(fx: dict, name: str, **override) -> None:
     """Every stage of one fixture through pyale.ALE."""
     call, inter = fx["call"], fx["intermediates"]
     faults = fx["meta"]["known_faults"]
-    res = run_ale(fx)
+    res = run_ale(fx, **override)
     data = droplevels(frame(fx["data"]))
     values = response_values(fx, data)
     cats = inter["y_cats"]

@@ -45,3 +45,24 @@ def test_held_back_cases_through_pyale(ale_libraries, tmp_path, data_seed, ale_s
         fixture = json.loads(path.read_text())
         assert fixture["meta"]["case"]["seed"] == data_seed and fixture["call"]["seed"] == ale_seed
         check_ale(fixture, f"{path.stem}@{data_seed}")
+
+
+@pytest.mark.parametrize("data_seed, ale_seed", ale_cases.HELD_BACK_SEEDS)
+def test_held_back_cases_against_ale_053(R, tmp_path, data_seed, ale_seed):
+    """The same held-back cases with ale 0.5.3 as released, compared with replicate_r_bugs=True."""
+    from test_parity_ale import check_ale
+
+    path = os.path.expanduser(os.environ.get("ALE_R_LIB_053", "~/Rlib-ale053"))
+    if not os.path.isdir(os.path.join(path, "ale")):
+        pytest.skip(f"R's ale 0.5.3 is not installed in {path}")
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "make_ale_fixtures.py"), "--version", "0.5.3", "--out",
+         str(tmp_path), "--data-seed", str(data_seed), "--ale-seed", str(ale_seed), *ale_cases.HELD_BACK],
+        capture_output=True, text=True, env=child_env(), cwd=ROOT, timeout=1800)
+    assert done.returncode == 0, done.stdout + done.stderr
+    written = sorted(tmp_path.glob("*.json"))
+    assert {p.stem for p in written} == set(ale_cases.HELD_BACK)
+    for path in written:
+        fixture = json.loads(path.read_text())
+        assert fixture["meta"]["packages"]["ale"] == "0.5.3"
+        check_ale(fixture, f"0.5.3/{path.stem}@{data_seed}", replicate_r_bugs=True)

@@ -99,3 +99,22 @@ def test_python_model_called_back_with_intervals(ale_library, tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert "3 of 3 effects match R" in done.stdout
     assert "max_num_bins = 6" in (out / "report.md").read_text()
+
+
+@pytest.mark.r
+def test_binary_numbers_compare_released_numbers(ale_library, R, tmp_path):
+    """A 0/1 feature stored as numbers in a model not additive in it: ale moves it from the number 1 (its bug);
+    validate compares released ale's numbers and says so."""
+    data, model = tmp_path / "d.csv", tmp_path / "lm.rds"
+    R(f"""
+      set.seed(3); d <- data.frame(x = round(runif(60), 3), b = rbinom(60, 1, 0.4))
+      d$y <- d$x * (1 + 2 * d$b) + rnorm(60, sd = 0.1)
+      write.csv(d, "{data}", row.names = FALSE)
+      saveRDS(lm(y ~ x * b, data = d), "{model}")
+    """)
+    out = tmp_path / "report"
+    done = _validate_in_child(["--data", data, "--model", model, "--features", "b", "x,b", "--drop", "y",
+                               "--conventions", "ale", "--out", out])
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 of 2 effects match R" in done.stdout
+    assert "replicate_r_bugs=True" in done.stdout and "replicate_r_bugs=True" in (out / "report.md").read_text()

@@ -16,15 +16,15 @@ import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
-from .._core.conventions.alepkg import AleLevelAxis, AleNumericAxis, ale_numeric_bins
+from .._core.conventions.alepkg import ALE_PACKAGE, AleLevelAxis, AleNumericAxis, ale_numeric_bins
 from .._core.features import missing_error, read_covariate, read_feature
 from .._core.levels import Covariate, level_distances
 from .._rbase import stable_order
 from .._rbase.lapack import cmdscale_1d_reference
-from .tables import r_level_labels
+from .tables import r_ceiling_labels, r_level_labels
 from .types import ale_var_type, binary_levels, numeric_bins
 
-__all__ = ["AleAxisInfo", "ale_axis", "ale_level_order", "ale_covariate"]
+__all__ = ["AleAxisInfo", "ale_axis", "ale_level_order", "ale_covariate", "rebound_axis"]
 
 
 @dataclass(frozen=True)
@@ -85,8 +85,13 @@ def _level_codes(column: pd.Series, levels: list) -> np.ndarray:
     return index.get_indexer(column.to_numpy(dtype=object)).astype(np.int64)
 
 
-def ale_axis(X: pd.DataFrame, name, max_num_bins: int, *, caller: str = "ALE") -> AleAxisInfo:
+def ale_axis(X: pd.DataFrame, name, max_num_bins: int, *, caller: str = "ALE", fct_order: str = "ksd",
+             response: np.ndarray | None = None) -> AleAxisInfo:
     """The ale axis of column ``name`` of ``X`` (``X`` without the response).
+
+    ``fct_order`` orders an unordered categorical's levels (the development
+    version's option, :meth:`~pyale._core.conventions.alepkg.AlePackageConvention.level_order`;
+    ``"y_col"`` needs ``response``, the ``(rows, outputs)`` response values).
 
     Raises
     ------
@@ -133,7 +138,9 @@ def ale_axis(X: pd.DataFrame, name, max_num_bins: int, *, caller: str = "ALE") -
     if ale_type == "ordinal":
         order = np.arange(len(feature.levels), dtype=np.int64)
     else:
-        order = ale_level_order(X, name, feature.codes, len(feature.levels))
+        order = ALE_PACKAGE.level_order(
+            fct_order, feature.codes, len(feature.levels), response=response,
+            similarity=lambda: ale_level_order(X, name, feature.codes, len(feature.levels)))
         if order is None:
             raise ValueError(
                 f"The levels of column {name!r} cannot be ordered: every other column is distributed alike "
@@ -142,3 +149,44 @@ def ale_axis(X: pd.DataFrame, name, max_num_bins: int, *, caller: str = "ALE") -
     axis = AleLevelAxis(name, tuple(feature.levels), order, known=(X, feature.codes), ale_type=ale_type)
     levels = [feature.levels[i] for i in order]
     return AleAxisInfo(name, ale_type, axis, tuple(levels), tuple(r_level_labels(levels)))
+
+
+def rebound_axis(X: pd.DataFrame, info: AleAxisInfo, *, r_ceilings: bool = False) -> AleAxisInfo:
+    """``info``'s bins on other rows ``X`` (R's ``ALE(.bins = )``: a ``ModelBoot`` refit's ALE on its resample).
+
+    The ceilings, levels and level order stay those of ``info`` (the full
+    data's); only each row's bin is read again from ``X``.  A bin may then be
+    empty.  ``r_ceilings``: the ceilings as R's ``ModelBoot`` hands them on,
+    read back from the printed table (15 significant digits,
+    :func:`~pyale._alepkg.tables.r_ceiling_labels`), so that a row at a ceiling
+    may move to the next bin (R's bug, kept on request).
+    """
+    column = X[info.name]
+    axis = info.axis
+    if info.ale_type == "numeric":
+        values = read_feature(column, label=f"Column {info.name!r}").values
+        if r_ceilings:
+            ceilings = np.unique(r_ceiling_labels(axis.ceilings))
+            bins = _r_cut_bins(values, ceilings)
+            # R's prep_var_for_ale: cut(x, ceilings, include.lowest = TRUE), rows outside left out
+            interval = np.searchsorted(ceilings, values, side="left")
+            interval[values == ceilings[0]] = 1
+            inside = (interval >= 1) & (interval < ceilings.shape[0])
+            centring = np.bincount(interval[inside] - 1, minlength=ceilings.shape[0] - 1).astype(float)
+        else:
+            ceilings, bins = axis.ceilings, ale_numeric_bins(values, axis.ceilings)
+            centring = None
+        new_axis = AleNumericAxis(info.name, ceilings, known=(X, bins), centring_counts=centring)
+    else:
+        codes = _level_codes(column, list(axis.levels))
+        new_axis = AleLevelAxis(info.name, axis.levels, axis.order, known=(X, codes), ale_type=info.ale_type)
+    return AleAxisInfo(info.name, info.ale_type, new_axis, info.bins, info.labels)
+
+
+def _r_cut_bins(values: np.ndarray, ceilings: np.ndarray) -> np.ndarray:
+    """Each row's bin as R's ``calc_ale`` cuts it: ``(c[0] - 1, c[0]]``, then ``(c[k-1], c[k]]``, the last up to
+    ``c[-1] + 1e-8``; -1 outside.  Differs from :func:`ale_numeric_bins` only for ceilings that are not data
+    values (R's rounded ceilings)."""
+    edges = np.concatenate([[ceilings[0] - 1], ceilings[:-1], [ceilings[-1] + 1e-8]])
+    index = np.searchsorted(edges, values, side="left")
+    return np.where((index >= 1) & (index < edges.shape[0]), index - 1, -1).astype(np.int64)

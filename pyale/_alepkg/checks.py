@@ -52,7 +52,7 @@ class ALEArguments:
     ordered_2d: tuple
     pred_fun: Callable | None
     pred_type: str
-    max_num_bins: int
+    max_num_bins: int | dict  # an int, or {"default": int, "except": {column: int}}
     boot_it: int
     boot_alpha: float
     boot_centre: str
@@ -197,7 +197,8 @@ def check_ale_arguments(model, x_cols, data, y_col=None, *, pred_fun=None, pred_
                         f"pred_fun(object, newdata, type). Got {type(pred_fun).__name__} instead.")
     if not isinstance(pred_type, str):
         raise TypeError(f"The 'pred_type' parameter of {CALLER} must be a str. Got {pred_type!r} instead.")
-    bins = _whole(max_num_bins, param="max_num_bins", minimum=2)
+    bins = per_column_option(max_num_bins, param="max_num_bins", columns=data.columns,
+                             read=lambda v, where: _whole(v, param=where, minimum=2))
     boots = _whole(boot_it, param="boot_it", minimum=0)
     if isinstance(boot_alpha, bool) or not isinstance(boot_alpha, numbers.Real):
         raise TypeError(f"The 'boot_alpha' parameter of {CALLER} must be a float in [0, 1]. Got {boot_alpha!r} instead.")
@@ -211,6 +212,60 @@ def check_ale_arguments(model, x_cols, data, y_col=None, *, pred_fun=None, pred_
     return ALEArguments(model=model, data=data, y_col=y_col, terms_1d=d1, terms_2d=d2, ordered_1d=o1,
                         ordered_2d=o2, pred_fun=pred_fun, pred_type=pred_type, max_num_bins=bins,
                         boot_it=boots, boot_alpha=float(boot_alpha), boot_centre=boot_centre, seed=seed_int)
+
+
+def per_column_option(value, *, param: str, columns, read):
+    """A value for every column, or R's list format ``{"default": v, "except": {column: v}}``.
+
+    The development version of ``ale`` takes ``max_num_bins`` and
+    ``fct_order`` so (``list(default = , except = c(col = ))``); ``read(v,
+    where)`` validates one value.  Returns the value, or the dict with both
+    keys (``except`` may be left out: no exception).  An exception for a
+    column not in ``data`` is refused, as R does.
+    """
+    if not isinstance(value, dict):
+        return read(value, param)
+    unknown = [k for k in value if k not in ("default", "except")]
+    if unknown or "default" not in value:
+        raise ValueError(f"The {param!r} parameter of {CALLER} in its per-column form must be a dict with the keys "
+                         f"'default' and (optionally) 'except' ({{column: value}}). Got {value!r} instead.")
+    default = read(value["default"], f"{param}['default']")
+    exceptions = value.get("except") or {}
+    if not isinstance(exceptions, dict):
+        raise TypeError(f"The {param!r} parameter of {CALLER}: 'except' must be a dict {{column: value}}. "
+                        f"Got {exceptions!r} instead.")
+    missing = [c for c in exceptions if c not in columns]
+    if missing:
+        raise ValueError(f"The {param!r} parameter of {CALLER} names columns that are not in 'data' as "
+                         f"exceptions: {missing!r}.")
+    return {"default": default, "except": {c: read(v, f"{param}['except'][{c!r}]") for c, v in exceptions.items()}}
+
+
+def column_value(option, column):
+    """The value of a :func:`per_column_option` for ``column``."""
+    if isinstance(option, dict):
+        return option["except"].get(column, option["default"])
+    return option
+
+
+def check_choice(value, *, param: str, choices: tuple) -> str:
+    """One of ``choices`` (strings), or a clear error naming ``param``."""
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"The {param!r} parameter of {CALLER} must be one of {', '.join(map(repr, choices))}. "
+                         f"Got {value!r} instead.")
+    return value
+
+
+def _r_per_column(option, render) -> str:
+    if not isinstance(option, dict):
+        return render(option)
+    exceptions = ", ".join(f"{_r_name(c)} = {render(v)}" for c, v in option["except"].items())
+    return f"list(default = {render(option['default'])}, except = c({exceptions}))"
+
+
+def _r_name(column) -> str:
+    text = str(column)
+    return text if text.isidentifier() else "`" + text.replace("`", "\\`") + "`"
 
 
 def _r_string(value: object) -> str:
@@ -233,7 +288,7 @@ def r_call(args: ALEArguments, *, model: str = "model", data: str = "data") -> s
         parts.append(f"y_col = {_r_string(args.y_col)}")
     if args.pred_fun is not None:
         parts.append("pred_fun = pred_fun")
-    parts += [f"pred_type = {_r_string(args.pred_type)}", f"max_num_bins = {args.max_num_bins}",
+    parts += [f"pred_type = {_r_string(args.pred_type)}", f"max_num_bins = {_r_per_column(args.max_num_bins, str)}",
               f"boot_it = {args.boot_it}", f"boot_alpha = {args.boot_alpha!r}",
               f"boot_centre = {_r_string(args.boot_centre)}", f"seed = {args.seed}"]
     parts += [f"{k} = {v}" for k, v in R_FIXED.items()]

@@ -49,6 +49,7 @@ def to_results(ale, terms) -> ALEResults:
             empty_cells=est.empty_cells,
             conventions="ale",
             normaliser=normalisers,
+            deviation=ale._deviation,
         )
         if ale.boot_it:
             import dataclasses

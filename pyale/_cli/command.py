@@ -59,6 +59,7 @@ from .inputs import (  # noqa: F401 - CommandError and the codes are part of thi
 )
 from .inputs import describe_error as _describe
 from .output import check_output, folder_argument, staged_output
+from .evidence import add_report_parser
 
 __all__ = ["main", "build_parser"]
 
@@ -235,6 +236,16 @@ def build_parser() -> argparse.ArgumentParser:
     output.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="a progress bar on stderr (rows the model is asked about, per effect, with an "
                              "ETA); by default only when stderr is a terminal and the run takes over 2 s")
+    regional = run.add_argument_group(
+        "regional effects",
+        "Regions of the rows, split on the other columns, where a feature's effect is homogeneous "
+        "(pyale.regional: effector's search and criterion); they share --intervals, --response, --weights and "
+        "--bootstrap.")
+    regional.add_argument("--regional", nargs="+", action="extend", default=[], metavar="FEATURE",
+                          help="numeric feature(s) whose regions to find: writes regional_<feature>.csv (the "
+                               "tree), regional_<feature>_curves.csv and regional_<feature>.png")
+    regional.add_argument("--regional-depth", type=_non_negative_int, default=2, metavar="D",
+                          help="at most D splits on a region's path (default 2)")
     uncertainty = run.add_argument_group(
         "uncertainty and weights",
         "Bootstrap bands resample the rows with the model and the grid fixed (no extra model call); they "
@@ -267,6 +278,8 @@ def build_parser() -> argparse.ArgumentParser:
                      conventions_help="compare with ALEPlot, iml, both (default), or R's ale package "
                                       "(--intervals is then max_num_bins - 1)")
     validate.set_defaults(handler=_validate_command)
+
+    add_report_parser(commands, _add_out_options, _non_negative_int, _level)
     return parser
 
 
@@ -472,6 +485,9 @@ def _validate_command(args) -> int:
     matched = sum(c.ok for c in comparisons)
     if not args.quiet:
         print(f"{matched} of {len(comparisons)} effects match R (rtol 1e-10).")
+        if "ale" in conventions:
+            print("  ale: compared released ale's numbers, bugs included (pyale.ALE(..., replicate_r_bugs=True)); "
+                  "pyale's default corrects ale's numeric binary features (docs/deviations.md, ale case 2).")
         for comparison in comparisons:
             state = "match" if comparison.ok else "DIFFER " + "; ".join(comparison.problems)
             print(f"  {comparison.conventions:8s} {comparison.label:30s} max |diff| {comparison.max_abs:.3g}  {state}")

@@ -33,6 +33,7 @@ from .inputs import (
 )
 from .output import check_output, staged_output
 from .page import PAGE, effect_line, intervals_text, write_page, write_summary
+from .regional import compute_regional, regional_line, write_regional
 
 __all__ = ["run_command", "draw_effect"]
 
@@ -120,21 +121,32 @@ def run_command(args) -> int:
             raise
         raise CommandError(f"ALE of {labels}: {describe_error(exc)}") from exc
     log.progress(f"computed {len(results)} effect(s) in {time.perf_counter() - start:.1f} s")
+    regionals = compute_regional(model, X, args, response, options) if args.regional else []
 
-    stems = effect_stems([("ale", n) for n in names] + [("stats", n) for n in names])
+    stems = effect_stems([("ale", n) for n in names] + [("stats", n) for n in names]
+                         + [("regional", (name,)) for name, _ in regionals])
     rows, written = [], []
     with staged_output(args.out, args.overwrite, inputs) as out:
         for result, stats, stem, stats_stem in zip(results, statistics, stems, stems[len(names):]):
             paths = _write_effect(out, stem, stats_stem, result, stats, X, args)
             written += paths
             rows.append((result, stats, paths))
+        regional_rows = []
+        for (name, regional), stem in zip(regionals, stems[2 * len(names):]):
+            paths = write_regional(out, stem, regional, _exact)
+            written += paths
+            regional_rows.append((name, regional, paths))
         written.append(write_summary(out / "summary.md", args, data, X, model, rows, dtypes))
         written.append(write_page(out / PAGE, args, data, X, model, rows, dtypes))
-        written.append(_manifest(out, args, rows, response, dtypes, written))
+        written.append(_manifest(out, args, rows, response, dtypes, written, regional_rows))
     for result, stats, paths in rows:  # once every file is in place
         log.result(effect_line(result, paths, stats))
         if args.print_tables:
             _print_tables(result, stats)
+    for name, regional, paths in regional_rows:
+        log.result(regional_line(name, regional, paths))
+        if args.print_tables:
+            print(f"\n== regions of {name}\n{regional.table}\n", flush=True)
     log.result(f"\nWrote {len(written)} files to {args.out.resolve()}: {written[-3].name}, {written[-2].name}, "
                f"{written[-1].name} and per effect a table, a statistics table and a plot.")
     log.progress(f"done in {time.perf_counter() - start:.1f} s")
@@ -193,7 +205,7 @@ def _print_tables(result, stats) -> None:
     sys.stdout.flush()
 
 
-def _manifest(out: Path, args, rows, response, dtypes: dict, written: list[Path]) -> Path:
+def _manifest(out: Path, args, rows, response, dtypes: dict, written: list[Path], regional_rows=()) -> Path:
     from .. import __version__
     from .files import write_manifest
 
@@ -203,7 +215,12 @@ def _manifest(out: Path, args, rows, response, dtypes: dict, written: list[Path]
               "dtypes": {str(c): str(d) for c, d in dtypes.items()}, "categorical": list(args.categorical or []),
               "weights": args.weights, "bootstrap": args.bootstrap,
               "ci_level": args.ci_level if args.bootstrap else None,
-              "random_state": args.random_state, "summary": "summary.md", "page": PAGE}
+              "random_state": args.random_state, "summary": "summary.md", "page": PAGE,
+              "regional_depth": args.regional_depth if args.regional else None,
+              "regional": [
+                  {"feature": str(name), "regions": len(regional.regions), "leaves": [leaf.rule for leaf in regional.leaves],
+                   "table": paths[0].name, "curves": paths[1].name, "plot": paths[2].name}
+                  for name, regional, paths in regional_rows]}
     effects = [
         {"features": [str(f) for f in result.features], "kind": result.kind, "outputs": list(result.outputs),
          "grid_points": [len(g) for g in result.grid], "ale_min": float(result.effects.min()),

@@ -257,6 +257,9 @@ def compare_iml(side: RSide, predict, feature, grid_size: int) -> Comparison:
 def compare_ale(side: RSide, predict, feature, intervals: int) -> Comparison:
     """ale's ``get(ALE(...), ale_centre = "zero")`` in R against pyale.ALE: bins, counts and every ``.y`` column.
 
+    pyale computes released ale's numbers (``replicate_r_bugs=True``): a binary
+    feature stored as numbers is moved from the number 1 as ale moves it.
+
     ``intervals`` is ale's ``max_num_bins - 1``.  Both sides get the model's
     predictions as the response column ALE() requires (``.pyale_y``).
     """
@@ -266,10 +269,11 @@ def compare_ale(side: RSide, predict, feature, intervals: int) -> Comparison:
     response = np.asarray(predict(side.X), dtype=float).reshape(-1)
     data = side.X.copy(deep=False)
     data[".pyale_y"] = response
+    # released ale's numbers (docs/deviations.md, ale cases 1 and 2): R's own bug is compared, not pyale's fix
     py = pyale.ALE(None, [tuple(names)] if len(names) == 2 else names[0], data, ".pyale_y",
                    pred_fun=lambda object, newdata, type: predict(newdata),  # noqa: A006
-                   max_num_bins=intervals + 1).get([tuple(names)] if len(names) == 2 else names[0],
-                                                   ale_centre="zero")
+                   max_num_bins=intervals + 1, replicate_r_bugs=True).get(
+        [tuple(names)] if len(names) == 2 else names[0], ale_centre="zero")
     max_num_bins = equivalent_intervals(side.X.shape[0], intervals, "aleplot") + 1
     r_frame, code = side.ale(names, max_num_bins, response)
     problems: list[str] = []
@@ -296,7 +300,8 @@ def compare_ale(side: RSide, predict, feature, intervals: int) -> Comparison:
     py_term = repr([tuple(names)]) if len(names) == 2 else repr(names[0])
     return Comparison("ale", feature_label(names), code,
                       f"pyale.ALE(None, {py_term}, X.assign(**{{'.pyale_y': predict(X)}}), '.pyale_y', "
-                      f"pred_fun=lambda object, newdata, type: predict(newdata), max_num_bins={intervals + 1})"
+                      f"pred_fun=lambda object, newdata, type: predict(newdata), max_num_bins={intervals + 1}, "
+                      "replicate_r_bugs=True)"
                       f".get({py_term}, ale_centre='zero')", table, max_abs, max_rel, atol, within, problems,
                       tuple(names))
 

@@ -126,18 +126,26 @@ class Plan:
         The reference package's rules (:mod:`pyale._core.conventions`): where
         rows move (map) and how local effects are accumulated and centred
         (reduce).
-    empty_intervals : {"error", "zero"}
+    empty_intervals : {"error", "zero", "nan"}
         What a numeric interval without rows contributes (see
-        :mod:`pyale._core.accumulate`).
+        :mod:`pyale._core.accumulate`); "nan" (the ``ale`` package's rules
+        only): NaN from that bin on, left out of the centring as R's
+        ``na.rm = TRUE`` leaves it out (a ``ModelBoot`` refit's ALE on its
+        resample, with the full data's bins).
     spread : bool
         Also compute the spread of the individual local differences per
         group (heterogeneity).
+    replicate_r_bugs : bool
+        Where the reference package is knowingly wrong, compute its number
+        anyway (``pyale.ALE(..., replicate_r_bugs=True)``); see
+        ``docs/deviations.md``.
     """
 
     axes: tuple
     convention: object
     empty_intervals: str = "error"
     spread: bool = False
+    replicate_r_bugs: bool = False
 
     @property
     def kind(self) -> str:

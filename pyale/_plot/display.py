@@ -23,7 +23,8 @@ from .._core.features import read_feature
 from .._engines import engine_name, is_engine_frame
 from .._frames import Converted, as_pandas
 from .._present import register_display, rug_and_deciles
-from .panels import (band_limits, bar_labels, bars_height, constrain, draw_bars, draw_curve, draw_surface,
+from .._regional import RegionalResult
+from .panels import (band_limits, bar_labels, bars_height, constrain, draw_bars, draw_curve, draw_slopes, draw_surface,
                      horizontal_bars)
 
 __all__ = ["ALEDisplay"]
@@ -223,6 +224,43 @@ class ALEDisplay:
             values = _numeric_columns(results, frame)
         return cls(results, feature_values=values).plot(ax=ax, **plot_kw)
 
+    @classmethod
+    def from_regional(cls, regional: RegionalResult, *, leaves_only: bool = True, ax=None,
+                      **plot_kw) -> "ALEDisplay":
+        """Draw regional effects (:func:`pyale.regional`): one panel per region, its path in the title.
+
+        Parameters
+        ----------
+        regional : RegionalResult
+            What :func:`pyale.regional` returned.
+        leaves_only : bool, default True
+            Draw the leaves only (the regions that partition the rows); False
+            draws every region of the tree, the root (all rows) first.
+        ax : matplotlib Axes or array of Axes, optional
+            See :meth:`plot`.
+        **plot_kw
+            Passed to :meth:`plot` (``n_cols``, ``sharey``, ``band``, ...).
+
+        Returns
+        -------
+        ALEDisplay
+            With ``regions_``: the :class:`~pyale.Region` of each panel, in
+            order, and ``titles_``: their title texts.
+        """
+        if not isinstance(regional, RegionalResult):
+            raise TypeError("The 'regional' parameter of ALEDisplay.from_regional must be a RegionalResult (what "
+                            f"pyale.regional returns). Got {type(regional).__name__} instead.")
+        regions = regional.leaves if leaves_only else regional.regions
+        display = cls([r.result for r in regions]).plot(ax=ax, **plot_kw)
+        panels = [axis for axis in display.axes_.ravel() if axis is not None]
+        display.regions_ = tuple(regions)
+        display.titles_ = []
+        for axis, region in zip(panels, regions):
+            title = f"{region.rule}\nn = {region.size:g}, heterogeneity {region.heterogeneity:.3g}"
+            axis.set_title(title, fontsize="small")
+            display.titles_.append(title)
+        return display
+
     # ------------------------------------------------------------------ layout
 
     def _panels(self, output):
@@ -310,6 +348,7 @@ class ALEDisplay:
         deciles: bool = False,
         bar_orientation: str = "auto",
         max_levels: int | None = None,
+        slopes: bool = False,
         **kwargs,
     ) -> "ALEDisplay":
         """Draw the panels; returns ``self``.
@@ -367,6 +406,15 @@ class ALEDisplay:
             effect (over the outputs drawn), in their order, and show the
             others as one hatched bar, "other (k levels)", that spans their
             effects from lowest to highest (no new number is computed).
+        slopes : bool, default False
+            Draw numeric main effects as effector's bin-slope panel instead
+            of the curve: each interval's mean local effect per unit of the
+            feature (the curve's slope; the mean derivative for
+            ``method="gradient"``) as a step over the interval, the band
+            (``band="heterogeneity"``) the interval's heterogeneity divided
+            by its width (the derivatives' standard deviation), and the
+            interval edges dotted, so heterogeneity-aware bins show where
+            they split.  With ``band="auto"`` the heterogeneity is drawn.
         **kwargs
             Matplotlib keywords for the curves and bars (``color``,
             ``label``, ``linestyle``, ``alpha``, ...).
@@ -389,7 +437,10 @@ class ALEDisplay:
                                        or max_levels < 1):
             raise ValueError(f"The 'max_levels' parameter of ALEDisplay.plot must be an int >= 1 or None. "
                              f"Got {max_levels!r} instead.")
-        band = self._band(band)
+        if not isinstance(slopes, (bool, np.bool_)):
+            raise TypeError(f"The 'slopes' parameter of ALEDisplay.plot must be a bool. Got {slopes!r} instead.")
+        band = self._band("heterogeneity" if slopes and band == "auto" and all(
+            getattr(r, "heterogeneity", None) is not None for r in self.results) else band)
         panels = self._panels(output)
         _check_plot_keywords(kwargs, None, "ALEDisplay.plot",
                              curves=any(len(r.features) == 1 and r.kind != "categorical" for r, _ in panels),
@@ -403,7 +454,7 @@ class ALEDisplay:
         for name in ("lines_", "bars_", "bands_", "images_", "contours_", "contour_labels_", "colorbars_",
                      "empty_cells_", "rugs_", "deciles_vlines_", "deciles_hlines_", "level_keys_"):
             setattr(self, name, np.full(shape, None, dtype=object))
-        limits = _shared_limits(panels, band) if sharey else None
+        limits = _shared_limits(panels, band) if sharey and not slopes else None  # slopes: each its own range
         spread = _shared_spread(panels) if sharey else None
         for index, (result, outputs) in enumerate(panels):
             where = tuple(places[index])
@@ -425,6 +476,10 @@ class ALEDisplay:
                 drawn = draw_bars(axis, result, outputs, bar_kw=bar_kw, band=band, band_kw=band_kw, kwargs=kwargs,
                                   horizontal=horizontal[index], max_levels=max_levels)
                 self.bars_[where], self.level_keys_[where] = drawn["bars"] + drawn["other"], drawn["key"]
+            elif slopes:
+                drawn = draw_slopes(axis, result, outputs, line_kw=line_kw, band=band, band_kw=band_kw,
+                                    kwargs=kwargs)
+                self.lines_[where] = drawn["lines"]
             else:
                 name = result.features[0]
                 rug_values = self.feature_values.get(name, (None, None))[0]

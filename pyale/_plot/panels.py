@@ -10,7 +10,7 @@ import textwrap
 
 import numpy as np
 
-__all__ = ["constrain", "label_contours", "draw_curve", "draw_bars", "draw_surface", "band_limits", "level_ticks",
+__all__ = ["constrain", "label_contours", "draw_curve", "draw_slopes", "interval_slopes", "draw_bars", "draw_surface", "band_limits", "level_ticks",
            "effect_label", "AS_WRITTEN", "legend_as_written", "bar_labels", "horizontal_bars", "bars_height",
            "top_levels"]
 
@@ -40,8 +40,11 @@ def constrain(figure, given: list) -> None:
     """Constrained layout for a figure that holds only the Axes given and has no layout engine.
 
     Then no label is cut when the figure is saved; a figure with other Axes
-    or its own layout is left as it is.
+    or its own layout is left as it is, and so is a subfigure (its parent
+    figure lays it out).
     """
+    if not hasattr(figure, "set_layout_engine"):  # a SubFigure: the parent's layout decides
+        return
     if figure.get_layout_engine() is None and set(map(id, figure.axes)) <= set(map(id, given)):
         figure.set_layout_engine("constrained")
 
@@ -167,6 +170,54 @@ def draw_curve(ax, result, outputs, *, line_kw, band, band_kw, rug_values, decil
     if several or "label" in user:
         title = "output" if several and "label" not in user else None
         legend_as_written(ax.legend(title=title, fontsize="small"))
+    return drawn
+
+
+def interval_slopes(result, position: int):
+    """Per interval: the mean local effect per unit of the feature (the curve's slope) and its spread.
+
+    The slope is ``diff(effects) / diff(grid)`` (for gradient ALE the mean
+    derivative); the spread is the interval's ``heterogeneity`` divided by
+    its width (for gradient ALE the standard deviation of the derivatives),
+    or None without heterogeneity.
+    """
+    grid = np.asarray(result.grid[0], dtype=float)
+    widths = np.diff(grid)
+    slopes = np.diff(np.asarray(result.effects)[:, position]) / widths
+    spread = getattr(result, "heterogeneity", None)
+    if spread is not None:
+        spread = np.asarray(spread)[1:, position] / widths
+    return grid, slopes, spread
+
+
+def draw_slopes(ax, result, outputs, *, line_kw, band, band_kw, kwargs):
+    """effector's bin-slope panel: each interval's mean slope as a step, plus and minus its spread, edges dotted."""
+    from matplotlib.collections import PolyCollection
+    from matplotlib.lines import Line2D
+
+    several = len(outputs) > 1
+    drawn = {"lines": [], "bands": [], "rug": None, "deciles": None}
+    ax.axhline(0.0, color="0.75", linewidth=0.8, zorder=0)
+    user = _merge(_canonical(kwargs, Line2D), _canonical(line_kw or {}, Line2D))
+    band_kw = _canonical(band_kw or {}, PolyCollection)
+    grid = np.asarray(result.grid[0], dtype=float)
+    for position, name in outputs:
+        grid, slopes, spread = interval_slopes(result, position)
+        style = _merge({"linewidth": 1.8}, user)
+        style["label"] = _label(user.get("label"), name, several)
+        (line,) = ax.step(grid, np.append(slopes, slopes[-1]), where="post", **style)
+        drawn["lines"].append(line)
+        if band is not None and spread is not None:
+            fill = _merge({"color": line.get_color(), "alpha": 0.2, "linewidth": 0, "step": "post"}, band_kw)
+            drawn["bands"].append(ax.fill_between(grid, np.append(slopes - spread, slopes[-1] - spread[-1]),
+                                                  np.append(slopes + spread, slopes[-1] + spread[-1]), **fill))
+    drawn["edges"] = ax.vlines(grid, 0.0, 1.0, transform=ax.get_xaxis_transform(), color="0.6",
+                               linestyle=":", linewidth=0.8)
+    short_numbers(ax, "x")
+    ax.set_xlabel(str(result.features[0]), **AS_WRITTEN)
+    ax.set_ylabel("mean local effect per unit", **AS_WRITTEN)
+    if several or "label" in user:
+        legend_as_written(ax.legend(title="output" if several and "label" not in user else None, fontsize="small"))
     return drawn
 
 

@@ -29,29 +29,40 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import math
+from typing import Callable
+
 import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
-from ..._rbase import bin_right_closed
+from ..._rbase import bin_right_closed, stable_order
 from ..accumulate import local_means
 from ..calls import predict_variants
 from ..estimate import Estimate, require_finite_effects
 from ..local import Entries, LevelAxis, Plan, _per_part
 from ..shifted import numeric_grid_values
+from ..stats import DEVIATIONS
 from .aleplot import ALEPlotGrid
 from .base import Convention
 
 __all__ = [
     "AlePackageConvention",
     "ALE_PACKAGE",
+    "FCT_ORDERS",
+    "response_level_order",
     "AleNumericAxis",
     "AleLevelAxis",
     "AleEstimate",
     "ale_numeric_bins",
     "intrapolate",
+    "pair_parts_split",
     "interval_counts",
 ]
+
+
+#: R's ``fct_order`` values (``ale`` development version, ``R/ALE.R``).
+FCT_ORDERS = ("levels", "y_col", "ksd")
 
 
 class AlePackageConvention(ALEPlotGrid, Convention):
@@ -84,7 +95,9 @@ class AlePackageConvention(ALEPlotGrid, Convention):
         ),
         "categorical level order": (
             "ALEPlot's MDS order (logical and date columns by frequency tables), with R's eigenvector sign "
-            "on reference LAPACK; an ordered categorical keeps its order; binary: sorted values"
+            "on reference LAPACK; an ordered categorical keeps its order; binary: sorted values "
+            "(pyale.ALE(fct_order=): 'ksd' this order, the default; 'levels' and 'y_col' of ale's development "
+            "version)"
         ),
         "categorical local effect": "backward differences only: rows moved from the previous level to their own",
         "centring (categorical)": "subtract the level-frequency-weighted mean",
@@ -104,6 +117,33 @@ class AlePackageConvention(ALEPlotGrid, Convention):
     }
 
 
+    #: ``ALE(aled_fun=)``: ALED's deviation function (``DEVIATIONS``), by R's name; 0.5.x: "mad".
+    aled_funs = tuple(DEVIATIONS)
+    default_aled_fun = "mad"
+    #: ``ALE(fct_order=)`` (development version): how an unordered categorical's levels are ordered.
+    fct_orders = FCT_ORDERS
+    default_fct_order = "ksd"  # 0.5.x's only order (the development version's default is "levels")
+
+    # -- options of the development version
+    def deviation(self, aled_fun: str) -> Callable:
+        """ALED's deviation function for R's ``aled_fun`` name (:data:`~pyale._core.stats.DEVIATIONS`)."""
+        return DEVIATIONS[aled_fun]
+
+    def level_order(self, fct_order: str, codes: np.ndarray, n_levels: int, *, response: np.ndarray | None = None,
+                    similarity: Callable[[], np.ndarray | None] | None = None) -> np.ndarray | None:
+        """An unordered categorical's level order (indices into its levels, ALE order) under ``fct_order``.
+
+        ``"levels"``: the levels as given (a Categorical's categories, text
+        sorted); ``"y_col"``: :func:`response_level_order` of the first output
+        of ``response``; ``"ksd"``: ALEPlot's similarity order, computed by
+        ``similarity()`` (None when the levels cannot be told apart).
+        """
+        if fct_order == "levels":
+            return np.arange(n_levels, dtype=np.int64)
+        if fct_order == "y_col":
+            return response_level_order(codes, n_levels, np.asarray(response, dtype=float)[:, 0])
+        return similarity()
+
     # -- map
     def block_entries(self, plan: Plan, block: pd.DataFrame, caller, *, rows_per_call=None,
                       shared=None) -> dict[str, Entries]:
@@ -114,10 +154,15 @@ class AlePackageConvention(ALEPlotGrid, Convention):
         for b in bins:
             inside &= b >= 0
         moved = inside.copy()
-        for b in bins:
-            moved &= b >= 1
+        code_one = [plan.replicate_r_bugs and _binary_numbers(axis, block) for axis in axes]
+        for axis, b in zip(axes, bins):
+            # R moves every row of a non-numeric feature, the first level's from that level (or, for a binary
+            # feature stored as numbers, from the number 1) to its own value: a difference of 0 unless the
+            # row's bin is not its own (R's bootstrap pairing) or the low value is 1.  Kept on request only.
+            if not (plan.replicate_r_bugs and isinstance(axis, AleLevelAxis)):
+                moved &= b >= 1
         rows = np.flatnonzero(moved)
-        sides = [_side_values(axis, block, b) for axis, b in zip(axes, bins)]
+        sides = [_side_values(axis, block, b, from_code_one) for axis, b, from_code_one in zip(axes, bins, code_one)]
         if len(axes) == 1:
             variants = [("rows at their bin's upper value", (True,)), ("rows at their bin's lower value", (False,))]
         else:
@@ -184,7 +229,10 @@ class AlePackageConvention(ALEPlotGrid, Convention):
         if len(axes) == 1:
             ale_type = axes[0].ale_type
             curve = _curve(local, ale_type)
-            shift = _shift_1d(curve, bin_counts, ale_type)
+            if plan.empty_intervals == "nan":  # a refit's ALE on its resample: R's na.rm centring
+                shift = _shift_1d_na_rm(curve, bin_counts, ale_type, _level_weights(axes[0], plan, bin_counts))
+            else:
+                shift = _shift_1d(curve, bin_counts, ale_type)
             effects = curve - shift
             filled = local
             if rep_local is not None:
@@ -197,7 +245,8 @@ class AlePackageConvention(ALEPlotGrid, Convention):
             effects = curve - parts
             if rep_local is not None:
                 replicates = _cumulate(intrapolate(rep_local)) - parts
-        require_finite_effects(effects, plan.purpose)
+        require_finite_effects(effects[~np.isnan(effects)] if plan.empty_intervals == "nan" else effects,
+                               plan.purpose)
         return AleEstimate(plan, effects, interval_counts(bin_counts, numeric), filled, sd, empty, replicates,
                            rep_counts, bin_counts=bin_counts, replicate_bin_counts=rep_bins)
 
@@ -208,17 +257,42 @@ ALE_PACKAGE = AlePackageConvention()
 # -- axes and map
 
 
+def response_level_order(codes: np.ndarray, n_levels: int, response: np.ndarray) -> np.ndarray:
+    """Levels by increasing mean response (``fct_order = "y_col"``), ties in order of first appearance.
+
+    R: ``summarize(.by = .fct, mean(y))`` (groups in order of first
+    appearance) then ``arrange`` (a stable sort); levels without rows come
+    last, in their own order.  Means are summed accurately (``math.fsum``).
+    """
+    codes = np.asarray(codes, dtype=np.int64)
+    positions = np.arange(codes.shape[0])
+    first = np.full(n_levels, codes.shape[0], dtype=np.int64)
+    np.minimum.at(first, codes, positions)
+    present = [k for k in np.argsort(first, kind="stable") if first[k] < codes.shape[0]]
+    by_level = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[by_level], np.arange(n_levels + 1))
+    means = np.array([math.fsum(response[by_level[bounds[k]:bounds[k + 1]]].tolist()) / (bounds[k + 1] - bounds[k])
+                      for k in present])
+    order = [present[i] for i in stable_order(means)]
+    absent = [k for k in range(n_levels) if first[k] == codes.shape[0]]
+    return np.asarray(order + absent, dtype=np.int64)
+
+
 @dataclass(frozen=True)
 class AleNumericAxis:
     """A numeric feature's ceilings; bin 0 holds the rows at the minimum ``ceilings[0]``.
 
     ``known`` is ``(frame, bins)`` already computed for one in-memory frame.
+    ``centring_counts``, when given, are the interval counts the centring
+    weighs by instead of those merged from the bins' rows (R's rounded
+    ceilings in a ``ModelBoot`` refit, where the two differ).
     """
 
     name: object
     ceilings: np.ndarray
     known: tuple | None = field(default=None, compare=False, repr=False)
     ale_type: str = "numeric"
+    centring_counts: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def n_bins(self) -> int:
@@ -281,9 +355,28 @@ class AleLevelAxis(LevelAxis):
         return super().column_values(column, ranks)
 
 
-def _side_values(axis, block: pd.DataFrame, bins: np.ndarray):
-    """``side(part, high) -> {name: values}`` for the rows ``part`` of the chosen rows."""
+def _binary_numbers(axis, block: pd.DataFrame) -> bool:
+    """A binary feature stored as numbers (R's ``ale`` moves its rows from the level code 1: its bug)."""
+    if getattr(axis, "ale_type", None) != "binary":
+        return False
+    dtype = block[axis.name].dtype
+    return ptypes.is_numeric_dtype(dtype) and not ptypes.is_bool_dtype(dtype)
+
+
+def _side_values(axis, block: pd.DataFrame, bins: np.ndarray, from_code_one: bool = False):
+    """``side(part, high) -> {name: values}`` for the rows ``part`` of the chosen rows.
+
+    ``from_code_one``: every row's low value is the number 1 (``ale``'s
+    ``methods::as(<ordered factor>, "numeric")`` of the first level, kept on
+    request: ``replicate_r_bugs``).
+    """
     column = block[axis.name]
+    if from_code_one:
+        one = pd.Series([1], dtype=column.dtype).to_numpy()
+
+        def side_one(chosen: np.ndarray, high: bool) -> dict:
+            return {} if high else {axis.name: np.repeat(one, chosen.shape[0])}
+        return side_one
     if isinstance(axis, AleNumericAxis):
         ceilings = axis.values(column)
 
@@ -292,7 +385,7 @@ def _side_values(axis, block: pd.DataFrame, bins: np.ndarray):
     else:
         def side(chosen: np.ndarray, high: bool) -> dict:
             # a level's "high" value is the row's own level: the column as observed
-            return {} if high else {axis.name: axis.column_values(column, bins[chosen] - 1)}
+            return {} if high else {axis.name: axis.column_values(column, np.maximum(bins[chosen] - 1, 0))}
     return side
 
 
@@ -375,6 +468,42 @@ def _shift_1d(curve: np.ndarray, counts: np.ndarray, ale_type: str) -> np.ndarra
     return (curve * n[:, None]).sum(axis=0) / n.sum()
 
 
+def _shift_1d_na_rm(curve: np.ndarray, counts: np.ndarray, ale_type: str, level_weights) -> np.ndarray:
+    """:func:`_shift_1d` as R's ``calc_ale`` computes it on data where a bin may be empty (``sum(na.rm = TRUE)``).
+
+    A NaN mid-value (or level value) is left out of the sum but its rows stay in
+    the total.  ``level_weights`` are the level frequencies R multiplies the
+    curve by (see :func:`_level_weights`).
+    """
+    n = counts.astype(float)
+    if ale_type == "numeric":
+        w = interval_counts(n, (True,)) if level_weights is None else level_weights
+        mids = (curve[:-1] + curve[1:]) / 2
+        return np.nansum(mids * w[:, None], axis=0) / w.sum()
+    return np.nansum(curve * level_weights[:, None], axis=0)
+
+
+def _level_weights(axis, plan: Plan, counts: np.ndarray) -> np.ndarray | None:
+    """The level frequencies (ALE order) that weight a non-numeric curve in its centring.
+
+    R's ``ale`` 0.5.x, given the full data's bins (a ``ModelBoot`` refit), takes
+    the frequencies in the column's own level order and multiplies the curve in
+    ALE order by them (``x_int_probs[1:n_bins]``): with ``plan.replicate_r_bugs``
+    that pairing is kept; otherwise each level's own frequency.
+    """
+    if axis.ale_type == "numeric":
+        return None if axis.centring_counts is None else np.asarray(axis.centring_counts, dtype=float)
+    n = counts.astype(float)
+    if plan.replicate_r_bugs and axis.ale_type == "categorical":
+        in_level_order = np.zeros(n.shape[0])
+        in_level_order[np.asarray(axis.order)] = n  # n is in ALE order: rank r holds level order[r]
+        present = in_level_order[in_level_order > 0]  # R's droplevels: absent levels leave the table
+        weights = np.full(n.shape[0], np.nan)
+        weights[:present.shape[0]] = present / n.sum()
+        return weights
+    return n / n.sum()
+
+
 def _lines(shape: tuple[int, int]) -> list[list[tuple[int, int]]]:
     """Every row, column, NW-SE and SW-NE diagonal of a grid, as lists of cells."""
     m, n = shape
@@ -448,6 +577,16 @@ def _cumulate(filled: np.ndarray) -> np.ndarray:
 
 def _pair_parts(curve: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """ale's 2-D centring: row part + column part + constant, ``(m_a, m_b, m)`` (section 5)."""
+    lower_order, constant = pair_parts_split(curve, counts)
+    return lower_order + constant
+
+
+def pair_parts_split(curve: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """ale's 2-D centring as ``(row part + column part, constant)``: ``(m_a, m_b, m)`` and ``(m,)``.
+
+    ``curve - row part - column part`` is ale's "distinct" effect; R's
+    ``boot_data`` shows ``curve - constant`` as ``.y_composite``.
+    """
     n = counts.astype(float)[..., None]
     m_a, m_b = counts.shape
     pa = np.r_[0, np.arange(m_a - 1)]
@@ -462,4 +601,4 @@ def _pair_parts(curve: np.ndarray, counts: np.ndarray) -> np.ndarray:
     distinct = curve - rows[:, None, :] - columns[None, :, :]
     corners = (distinct[np.ix_(pa, pb)] + distinct[pa] + distinct[:, pb] + distinct) / 4
     constant = (n * corners).sum(axis=(0, 1)) / n.sum()
-    return rows[:, None, :] + columns[None, :, :] + constant
+    return rows[:, None, :] + columns[None, :, :], constant

@@ -1,0 +1,84 @@
+"""``pyale.invert_probs``: R's ``ale::invert_probs()`` (ale 0.5.2 and later).
+
+R replaces every stored ``.y`` column (centred at 0) by ``1 - .y``, so that
+``get()`` shows ``(1 - .y) + centre`` with the response summary unchanged;
+in the statistics the rows ``aler_min`` and ``aler_max`` (and ``naler_min``,
+``naler_max``) trade places with their values negated (``estimate``,
+``conf.low``, ``mean``, ``median``, ``conf.high``: ``conf.low`` is not swapped
+with ``conf.high``); ALED and NALED are kept.  Reverting (``force``) inverts
+again and the object stays marked as inverted, as in R.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+
+from .ale import ALE
+
+__all__ = ["invert_probs"]
+
+
+def invert_probs(ale_obj, rename_y_col=None, force: bool = False):
+    """Invert an ALE of probabilities to the complementary outcome (``1 - p``), as R's ``invert_probs``.
+
+    Parameters
+    ----------
+    ale_obj : pyale.ALE
+        An ALE whose response summary lies in [0, 1] (its first column).
+    rename_y_col : str, optional
+        A new name for the response (``y_col`` and the summary's first column).
+    force : bool, default False
+        Invert an ALE that is already inverted (reverts it).
+
+    Returns
+    -------
+    pyale.ALE
+        A new object (``ale_obj`` is not changed) with ``probs_inverted`` True.
+
+    Raises
+    ------
+    ValueError
+        When the response summary leaves [0, 1], or the ALE is already inverted and ``force`` is False.
+
+    Notes
+    -----
+    ``get()`` then shows ``(1 - y) + centre`` for every ``.y`` column (``y``
+    the stored effect, centred at 0; the centre is the original response's
+    median, as R keeps ``y_summary``), and ALER and NALER swapped and negated.
+    p-values are not computed by pyale, so there are none to invert.
+
+    References
+    ----------
+    R package ``ale`` 0.5.2 (``invert_probs``).
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd, pyale
+    >>> data = pd.DataFrame({"x": np.linspace(0, 1, 20), "y": np.tile([0.0, 1.0], 10)})
+    >>> res = pyale.ALE(None, "x", data, "y", max_num_bins=3,
+    ...                 pred_fun=lambda object, newdata, type: newdata["x"] * 0.8)
+    >>> inv = pyale.invert_probs(res)
+    >>> bool(np.allclose(inv.get("x", ale_centre="zero")[".y"], 1 - res.get("x", ale_centre="zero")[".y"]))
+    True
+    """
+    if not isinstance(ale_obj, ALE):
+        raise TypeError(f"The 'ale_obj' parameter of invert_probs must be a pyale.ALE. "
+                        f"Got {type(ale_obj).__name__} instead.")
+    if rename_y_col is not None and not isinstance(rename_y_col, str):
+        raise TypeError(f"The 'rename_y_col' parameter of invert_probs must be None or a str. "
+                        f"Got {rename_y_col!r} instead.")
+    first = ale_obj.y_summary.iloc[:, 0].to_numpy(dtype=float)
+    if not np.all((first >= 0) & (first <= 1)):
+        raise ValueError(f"{ale_obj.y_col!r} probabilities cannot be inverted because some values are not between "
+                         f"0 and 1 (its summary runs from {first.min()!r} to {first.max()!r}).")
+    if ale_obj.probs_inverted and not force:
+        raise ValueError("Probabilities are already inverted. To revert them, set force=True.")
+    out = copy.copy(ale_obj)
+    out._inversions = ale_obj._inversions + 1
+    out.probs_inverted = True
+    if rename_y_col is not None:
+        out.y_col = rename_y_col
+        out.y_summary = ale_obj.y_summary.rename(columns={ale_obj.y_summary.columns[0]: rename_y_col})
+    return out
