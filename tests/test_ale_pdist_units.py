@@ -14,6 +14,7 @@ from numpy.testing import assert_allclose
 import pyale
 from pyale._alepkg.pdist import p_to_random_value, value_to_p
 from pyale._alepkg.surrogate import SurrogateGLM
+from pyale._rbase.mersenne import MersenneTwister
 
 
 def _data(n=60, seed=0):
@@ -159,6 +160,12 @@ def test_surrogate_needs_no_refit_and_uses_ten_bins():
     dist = pyale.ALEpDist(MODEL, DATA, "y", surrogate=True)
     assert dist.params["exactness"] == "surrogate" and dist.params["max_num_bins"] == 10
     assert dist.rand_stats["y"].shape == (100, 6)
-    big = pd.concat([DATA] * 17, ignore_index=True)
-    with pytest.raises(ValueError, match="more than 1000 rows"):
-        pyale.ALEpDist(refit(big), big, "y", surrogate=True)
+    big = _data(n=1200, seed=5)
+    sampled = pyale.ALEpDist(refit(big), big, "y", surrogate=True, seed=3)
+    assert sampled.params["n_rows"] == 1000
+    # R 4.2.2: set.seed(3); dplyr::slice_sample(data.frame(i = 1:1200), n = 1000)$i starts 773 652 999 548 698
+    rows = MersenneTwister.from_seed(3).sample_int(1200, 1000)
+    assert rows[:5].tolist() == [773, 652, 999, 548, 698]
+    # residuals, their family and the normaliser come from all 1200 rows (as in R); the refits from the 1000
+    assert sampled.residual_distribution.estimates != pyale.ALEpDist(
+        refit(big), big.iloc[rows - 1].reset_index(drop=True), "y", surrogate=True, seed=3).residual_distribution.estimates

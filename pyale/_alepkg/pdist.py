@@ -31,6 +31,7 @@ from .._core.stats import Normaliser
 from .._engines.pandas import PandasEngine
 from .._frames import as_pandas
 from .._rbase import quantile_type7
+from .._rbase.mersenne import MersenneTwister
 from .._rbase.rng import LecuyerCMRG, seed_as_r_integer
 from .._rbase.univariate_ml import Fit, model_select
 from .model import Prediction
@@ -129,8 +130,9 @@ class ALEpDist:
         Use R's surrogate instead of the model: a ``glm`` of the response on every
         other column (gaussian; binomial for a binary, categorical or ordinal
         response), fitted as R's ``glm.fit`` fits it; 10 bins instead of 100.
-        Data with more than 1000 rows are refused (R samples 1000 rows with its
-        Mersenne-Twister generator, which is not ported).
+        With more than 1000 rows, the 1000 rows R samples (``set.seed(seed);
+        slice_sample(n = 1000)`` under R's default Mersenne-Twister generator,
+        as in a fresh R session).
     positive : object, default True
         The value of a binary response counted as 1 for its residuals.
     pred_fun, pred_type
@@ -247,10 +249,10 @@ class ALEpDist:
         refit_model = refit
         prediction_of: Callable = (lambda m: Prediction.of(m, pred_fun, pred_type, native))
         if surrogate:
-            if data.shape[0] > 1000:
-                raise ValueError(f"{CALLER}: surrogate=True with more than 1000 rows ({data.shape[0]}): R samples "
-                                 "1000 rows with its Mersenne-Twister generator, which pyale does not reproduce. "
-                                 "Pass a sample of the rows.")
+            if data.shape[0] > 1000:  # R: set.seed(seed); slice_sample(n = 1000), i.e. sample.int(n, 1000)
+                rows = MersenneTwister.from_seed(seed).sample_int(data.shape[0], 1000) - 1
+                data = data.iloc[rows].reset_index(drop=True)
+                X = data.drop(columns=[y_col])
             family = "binomial" if y_type in ("binary", "ordinal", "categorical") else "gaussian"
             refit_model = surrogate_refit(y_col, family)
             max_num_bins = 10
