@@ -30,6 +30,9 @@ report, Report
 ALE
     R's ``ale::ALE`` (ale 0.5.0) with its ``get()`` tables, bootstrap bands and
     ALE statistics.
+ALEpDist
+    R's ``ale::ALEpDist``: the random-variable distributions of the ALE
+    statistics that give ``ALE(..., p_values=)`` its p-values.
 ModelBoot
     R's ``ale::ModelBoot``: the model refitted on R's resamples, with its ALE,
     bootstrap-validated (.632) performance and coefficient tables.
@@ -54,6 +57,7 @@ from ._results import ALEPlotResult, PDPlotResult
 from ._core.calls import PredictionError
 from ._iml import FeatureEffect, FeatureEffects, Predictor
 from ._alepkg.ale import ALE
+from ._alepkg.pdist import ALEpDist
 from ._alepkg.boot import ModelBoot
 from ._alepkg.invert import invert_probs
 from ._verdicts import Materiality, ReasonCodes, ShapeCheck, check_shape, materiality, reason_codes
@@ -78,6 +82,7 @@ __all__ = [
     "FeatureEffect",
     "FeatureEffects",
     "ALE",
+    "ALEpDist",
     "ModelBoot",
     "invert_probs",
     "check_shape",

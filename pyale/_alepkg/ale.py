@@ -30,6 +30,7 @@ from .axes import ale_axis, rebound_axis
 from .bootdata import boot_data_table, composite_offset, data_sample
 from .checks import CALLER, check_ale_arguments, check_choice, column_value, per_column_option, resolve_x_cols
 from .model import Prediction, response_values
+from .pdist import check_p_values, with_aler_rows, with_p_value_column
 from .rbugs import needs_r_pairing, r_paired_replicates
 from .stats import STATISTICS, ale_statistics_1d, ale_statistics_2d, summarise_statistics
 from .tables import (
@@ -150,6 +151,13 @@ class ALE:
         ALED's (and NALED's) deviation from zero (``ale``'s development
         version): ``"mad"`` the count-weighted mean absolute value (0.5.x),
         ``"sd"`` the count-weighted root mean square.
+    p_values : pyale.ALEpDist, optional
+        R's ``p_values``: ``get(stats="all")`` gains a ``p.value`` column (each
+        estimate against the random variables' statistics, ``value_to_p``) and
+        ``y_summary`` the rows ``aler_lo_lo``, ``aler_lo``, ``aler_hi``,
+        ``aler_hi_hi``.  None (default; R's ``p_values = NULL``): no p-values.
+    aler_alpha : pair of float, default (0.01, 0.05)
+        R's ``aler_alpha``: the levels of those ``y_summary`` rows.
 
     Attributes
     ----------
@@ -190,8 +198,9 @@ class ALE:
     linked to OpenBLAS or MKL may reverse an order, which here changes the
     values (backward differences): make the column an ordered Categorical
     to impose an order.  Character columns' levels are sorted by code
-    point (R sorts in the session's locale).  pyale computes no p-values
-    (compare with R's ``p_values = NULL``).
+    point (R sorts in the session's locale).  R's ``p_values = "auto"`` (a
+    surrogate ``ALEpDist`` whenever ``boot_it > 0``) is not followed: p-values
+    come only from an explicit ``p_values=pyale.ALEpDist(...)``.
 
     Without a response column R stops; pyale then summarises the model's
     predictions on ``data`` instead (as R does for a binary or categorical
@@ -229,7 +238,8 @@ class ALE:
 
     def __init__(self, model, x_cols, data, y_col=None, *, pred_fun=None, pred_type="response",
                  max_num_bins=10, boot_it=0, boot_alpha=0.05, boot_centre="mean", seed=0, exclude_cols=None,
-                 output_boot_data=False, sample_size=500, replicate_r_bugs=False, fct_order="ksd", aled_fun="mad"):
+                 output_boot_data=False, sample_size=500, replicate_r_bugs=False, fct_order="ksd", aled_fun="mad",
+                 p_values=None, aler_alpha=(0.01, 0.05)):
         data, native = as_pandas(data, param="data", caller=CALLER)
         prediction = Prediction.of(model, pred_fun, pred_type, native)
         if y_col is None:
@@ -281,6 +291,9 @@ class ALE:
         caller = ModelCaller(prediction.predict, name=prediction.name, single_output=False)
         self.y_type, values, self.y_cats = response_values(caller, data, y_col, prediction)
         self.y_summary = y_summary(values, self.y_cats, y_col if y_col is not None else "yhat")
+        self.p_values = check_p_values(p_values, self.y_cats, CALLER)
+        if self.p_values is not None:  # R's var_summary(p_dist = ): the ALER bands of the random variables
+            self.y_summary = with_aler_rows(self.y_summary, self.p_values, self.y_cats, aler_alpha)
         self._values = values
         for name in by_response:
             if infos[name].ale_type == "categorical":
@@ -470,6 +483,8 @@ class ALE:
                         part[dim] = statistics_estimate_table(rows)
                     else:
                         part[dim] = statistics_long_table(rows, names)
+                        if self.p_values is not None:
+                            part[dim] = with_p_value_column(part[dim], self.p_values, cat)
             out[cat] = _simplified(part) if simplify else part
         return out[cats[0]] if len(cats) == 1 else out
 

@@ -122,9 +122,22 @@ def ale_statistics_1d(effects, counts, *, numeric: bool, norm: Callable, deviati
         w[0] += n[0]
     else:
         mid, w = y, n
-    value = float(deviation(mid[:, None], w)[0])
-    normalised = float(naled(mid[:, None], w, norm, deviation)[0])
+    if deviation is aled:  # ale 0.5.x's ALED: summed as R sums it, so that ties with R's p-value draws are R's
+        value = _r_aled_score(mid, w)
+        normalised = _r_aled_score(np.asarray(norm(mid[:, None]), dtype=float).ravel(), w)
+    else:
+        value = float(deviation(mid[:, None], w)[0])
+        normalised = float(naled(mid[:, None], w, norm, deviation)[0])
     return dict(zip(STATISTICS, (value, *ranges[:2], normalised, *ranges[2:])))
+
+
+def _r_aled_score(values: np.ndarray, weights: np.ndarray) -> float:
+    """``aled_score``: ``sum(abs(y * n)) / sum(n)`` with R's long-double sums (here: correctly rounded sums),
+    so that statistics tie exactly where R's do (p-values count ties)."""
+    total = math.fsum(weights.tolist())
+    if total == 0:
+        return math.nan
+    return math.fsum(np.abs(values * weights).tolist()) / total
 
 
 def ale_statistics_2d(effects, counts, *, numeric: tuple[bool, bool], norm: Callable,
