@@ -207,6 +207,26 @@ def test_a_user_function_is_a_margin_like_the_built_ins(noisy_results):
                                                                       - noisy_results[0].effects[0, 0]))
 
 
+def test_undefined_margins_never_pass():
+    # Before: a user function returning NaN, or a curve with a NaN increment, passed with p_holds = 1 / (B + 1).
+    rng = np.random.default_rng(0)
+    effects = np.linspace(0.0, 1.0, 5)
+    replicates = effects + rng.normal(scale=0.01, size=(60, 5))
+    result = synthetic(effects, replicates)
+    assert pyale.check_shape(result, {"x": lambda grid, curve: np.diff(curve)}).table["verdict"].iloc[0] == "pass"
+    nan_function = pyale.check_shape(result, {"x": lambda grid, curve: curve * np.nan}).table.iloc[0]
+    assert nan_function["verdict"] == "inconclusive" and nan_function["p_holds"] == 1.0
+    with_gap = effects.copy()
+    with_gap[2] = np.nan
+    gap = pyale.check_shape(synthetic(with_gap, replicates), {"x": lambda grid, curve: np.diff(curve)}).table.iloc[0]
+    assert gap["verdict"] == "inconclusive" and gap["p_holds"] == 1.0
+    undefined_replicates = replicates.copy()
+    undefined_replicates[:, 3] = np.nan
+    unknown = pyale.check_shape(synthetic(effects, undefined_replicates),
+                                {"x": lambda grid, curve: np.diff(curve)}).table.iloc[0]
+    assert unknown["verdict"] == "inconclusive" and unknown["p_holds"] == 1.0
+
+
 def test_model_bootstrap_and_ale_package_results_are_accepted():
     from sklearn.linear_model import LinearRegression
 
