@@ -39,6 +39,11 @@ REFUSALS = [
     (dict(output_ale="yes"), TypeError, "The 'output_ale' parameter of ModelBoot must be True or False. Got 'yes' instead."),
     (dict(ale_options={"boot_it": 3}), ValueError,
      "The 'ale_options' parameter of ModelBoot must not set 'boot_it' (ModelBoot sets it)."),
+    # Before: ALE.__init__()'s own TypeError "got an unexpected keyword argument 'foo'".
+    (dict(ale_options={"foo": 1}), ValueError,
+     "The 'ale_options' parameter of ModelBoot sets 'foo', which ALE does not take; it takes ['x_cols', "),
+    # Before: numpy's MemoryError "Unable to allocate 873. TiB" (or a long wait).
+    (dict(boot_it=10**12), ValueError, "The 'boot_it' parameter of ModelBoot asks for 1,000,000,000,000 replicates"),
     (dict(refit=3), TypeError,
      "The 'refit' parameter of ModelBoot must be a callable refit(boot_data) -> model. Got int instead."),
     (dict(y_col="w"), ValueError, "The 'y_col' parameter of ModelBoot must be a column of 'data'. Got 'w' instead."),
