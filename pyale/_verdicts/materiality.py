@@ -12,7 +12,8 @@ from .. import _present
 from .._checks import check_choice
 from .._core.bootstrap import percentile_interval
 from .._core.stats import STATISTICS, ale_statistics
-from .inputs import check_verdict_level, collect_results, feature_label, native, output_index, require_replicates
+from .inputs import (check_verdict_level, collect_results, effect_name, feature_label, native, output_index,
+                     require_replicates)
 
 __all__ = ["materiality", "Materiality", "rank_intervals"]
 
@@ -168,7 +169,7 @@ def materiality(result, *, stat: str = "aled", level: float = 0.05, output=None)
         reps = require_replicates(r, level, caller=_CALLER)
         if r.normaliser is None:
             raise ValueError(
-                f"The effect of {r.features!r} carries no response distribution, so no statistics for {_CALLER}."
+                f"The effect of {effect_name(r)} carries no response distribution, so no statistics for {_CALLER}."
             )
         normaliser = r.normaliser()[out]
         numeric = r.numeric_axes

@@ -227,6 +227,21 @@ def test_undefined_margins_never_pass():
     assert unknown["verdict"] == "inconclusive" and unknown["p_holds"] == 1.0
 
 
+def test_a_modelboot_is_pointed_to_model_bootstrap():
+    # Before: "... or a pyale.ALE object. Got ModelBoot instead." with no way forward.
+    import statsmodels.formula.api as smf
+
+    rng = np.random.default_rng(1)
+    data = pd.DataFrame({"a": rng.normal(size=40)})
+    data["y"] = data["a"] + rng.normal(size=40)
+    boot = pyale.ModelBoot(smf.ols("y ~ a", data).fit(), data, boot_it=3, seed=0)
+    for call in (lambda: pyale.check_shape(boot, {"a": "increasing"}), lambda: pyale.materiality(boot)):
+        with pytest.raises(TypeError, match=re.escape("Got ModelBoot instead. A ModelBoot's refitted curves are R's "
+                                                      "tables, not replicates of one estimator: for a model "
+                                                      "bootstrap verdict use pyale.model_bootstrap(")):
+            call()
+
+
 def test_model_bootstrap_and_ale_package_results_are_accepted():
     from sklearn.linear_model import LinearRegression
 
@@ -267,12 +282,12 @@ def _classifier_result():
 ERRORS = [
     ("no replicates", lambda r: pyale.check_shape(pyale.ale(lambda d: d["x1"], r.X, "x1", n_intervals=3),
                                                   {"x1": "increasing"}),
-     ValueError, "check_shape needs bootstrap replicates, and the effect of ('x1',) carries none. Compute it with "
+     ValueError, "check_shape needs bootstrap replicates, and the effect of 'x1' carries none. Compute it with "
                  "pyale.ale(model, X, features, n_bootstrap=200)"),
     ("too few replicates", lambda r: pyale.check_shape(
         pyale.ale(lambda d: d["x1"], r.X, "x1", n_intervals=3, n_bootstrap=10, random_state=0),
         {"x1": "increasing"}, level=0.05),
-     ValueError, "carries 10 bootstrap replicates; a verdict at level 0.05 needs at least 19"),
+     ValueError, "The effect of 'x1' carries 10 bootstrap replicates; check_shape at level 0.05 needs at least 19"),
     ("unknown feature", lambda r: pyale.check_shape(r.results, {"zz": "increasing"}),
      ValueError, "The 'expect' parameter of check_shape names feature 'zz', which no result holds; the results "
                  "hold ['x1', 'x2', 'g', 'x1 x x2', 'g x x2']."),
