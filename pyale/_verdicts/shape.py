@@ -322,7 +322,7 @@ def _find(results: list, key, *, pair: bool, purpose: str = "") -> ALEResult:
                 return r
         elif len(r.features) == 1 and _same(r.features[0], key):
             return r
-    held = [feature_label(r.features) for r in results]
+    held = [r.features[0] if len(r.features) == 1 else tuple(r.features) for r in results]  # keys of 'expect'
     what = "pair" if pair else "feature"
     raise ValueError(
         f"The 'expect' parameter of {_CALLER} names {what} {key!r}, which no result holds{purpose}; the results "

@@ -290,7 +290,7 @@ ERRORS = [
      ValueError, "The effect of 'x1' carries 10 bootstrap replicates; check_shape at level 0.05 needs at least 19"),
     ("unknown feature", lambda r: pyale.check_shape(r.results, {"zz": "increasing"}),
      ValueError, "The 'expect' parameter of check_shape names feature 'zz', which no result holds; the results "
-                 "hold ['x1', 'x2', 'g', 'x1 x x2', 'g x x2']."),
+                 "hold ['x1', 'x2', 'g', ('x1', 'x2'), ('g', 'x2')]."),  # before: 'x1 x x2', not a usable key
     ("unknown pair axis", lambda r: pyale.check_shape(r.results, {("x1", "x2"): {"g": "increasing"}}),
      ValueError, "names axis 'g' of pair ('x1', 'x2'), which is not one of its features ['x1', 'x2']."),
     ("bad name", lambda r: pyale.check_shape(r.results, {"x1": "monotone"}),
