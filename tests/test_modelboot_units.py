@@ -130,6 +130,21 @@ def test_standardised_accuracies_are_one_for_perfect_predictions_and_half_for_th
 
 
 @pytest.mark.parametrize("name, r_name", [("Intercept", "(Intercept)"), ("g[T.b]", "gb"), ("z[T.True]", "zTRUE"),
-                                          ("C(g)[T.c]", "gc"), ("g[T.b]:x", "gb:x"), ("x:z", "x:z")])
+                                          ("C(g)[T.c]", "gc"), ("g[T.b]:x", "gb:x"), ("x:z", "x:z"),
+                                          ('Q("class")', "class"), ('Q("class")[T.b]', "classb"),
+                                          ("C(Q('class'))[T.b]", "classb"), ('Q("if")', "`if`"),
+                                          ('Q("my var"):x', "`my var`:x")])
 def test_coefficient_names_as_r_prints_them(name, r_name):
+    # Before: patsy's quoting of a keyword-named column stayed: 'Q("class")', not R's 'class'.
     assert r_term_name(name) == r_name
+
+
+def test_a_keyword_named_column_keeps_its_place_among_the_coefficients():
+    # Before: Q("class") was listed after every other main effect (its name was not found in the formula).
+    import statsmodels.formula.api as smf
+
+    rng = np.random.default_rng(1)
+    data = pd.DataFrame({"x1": rng.normal(size=30), "class": rng.integers(0, 2, 30), "g": rng.choice(list("abc"), 30)})
+    data["y"] = data["x1"] + data["class"] + rng.normal(size=30)
+    boot = pyale.ModelBoot(smf.ols('y ~ x1 + Q("class") + g', data).fit(), data, boot_it=3, seed=0, output_ale=False)
+    assert boot.model_coefs["term"].tolist() == ["(Intercept)", "x1", "class", "gb", "gc"]
