@@ -44,6 +44,10 @@ REFUSALS = [
      "The 'ale_options' parameter of ModelBoot sets 'foo', which ALE does not take; it takes ['x_cols', "),
     # Before: numpy's MemoryError "Unable to allocate 873. TiB" (or a long wait).
     (dict(boot_it=10**12), ValueError, "The 'boot_it' parameter of ModelBoot asks for 1,000,000,000,000 replicates"),
+    # Before: "The 'data' parameter of ALE must not have missing values" (ALE, not the function called).
+    (dict(data=_data().assign(x=[np.nan] + [0.5] * 29)), ValueError,
+     "The 'data' parameter of ModelBoot must not have missing values with output_ale=True (its ALE refuses them, "
+     "as R's ale does). Column 'x' has 1 missing value(s)."),
     (dict(refit=3), TypeError,
      "The 'refit' parameter of ModelBoot must be a callable refit(boot_data) -> model. Got int instead."),
     (dict(y_col="w"), ValueError, "The 'y_col' parameter of ModelBoot must be a column of 'data'. Got 'w' instead."),
@@ -54,7 +58,7 @@ REFUSALS = [
 
 @pytest.mark.parametrize("keywords, error, message", REFUSALS, ids=[m[:40] for _, _, m in REFUSALS])
 def test_refusals(keywords, error, message):
-    data = _data()
+    data = keywords.pop("data", _data())
     refit = keywords.pop("refit", None)
     with pytest.raises(error, match=re.escape(message)):
         pyale.ModelBoot(_fit(data), data, refit, boot_it=keywords.pop("boot_it", 2), **keywords)

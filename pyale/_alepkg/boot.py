@@ -187,6 +187,13 @@ class ModelBoot:
                            ("output_ale", output_ale), ("output_boot_data", output_boot_data)):
             if not isinstance(flag, (bool, np.bool_)):
                 raise TypeError(f"The '{name}' parameter of {CALLER} must be True or False. Got {flag!r} instead.")
+        if output_ale:
+            missing = data.isna().to_numpy().any(axis=0)
+            if missing.any():
+                column = data.columns[int(missing.argmax())]
+                raise ValueError(f"The 'data' parameter of {CALLER} must not have missing values with output_ale=True "
+                                 f"(its ALE refuses them, as R's ale does). Column {column!r} has "
+                                 f"{int(data[column].isna().sum())} missing value(s).")
         ale_options = dict(ale_options or {})
         for key in ("model", "data", "boot_it", "replicate_r_bugs"):
             if key in ale_options:
