@@ -179,7 +179,7 @@ def _unquoted(name: str) -> str:
 def r_term_name(name: str) -> str:
     """The coefficient's name as R prints it: ``Intercept`` -> ``(Intercept)``, ``g[T.b]`` -> ``gb``,
     ``z[T.True]`` -> ``zTRUE``, ``g[T.b]:x`` -> ``gb:x``, ``Q("class")`` -> ``class``,
-    ``Q("my var")`` -> ``\`my var\```."""
+    ``Q("my var")`` -> the name in backticks."""
     if name == "Intercept":
         return "(Intercept)"
     name = _unquoted(name)

@@ -227,6 +227,35 @@ def test_undefined_margins_never_pass():
     assert unknown["verdict"] == "inconclusive" and unknown["p_holds"] == 1.0
 
 
+def test_a_direction_along_levels_ordered_by_similarity_is_refused():
+    # Before: expect={"region": "increasing"} on an unordered categorical was judged along the order pyale chose
+    # by similarity (here a "fail"), a verdict about pyale's choice, not the model.
+    rng = np.random.default_rng(4)
+    X = pd.DataFrame({"region": rng.choice(["north", "south", "east"], 200), "x": rng.normal(size=200)})
+    X["x"] += (X["region"] == "east") * 2.0
+    model = lambda d: d["x"] + (d["region"] == "south") * 1.0  # noqa: E731
+    message = "The 'expect' parameter of check_shape asks 'region' to be 'increasing', but 'region' is an unordered " \
+              "categorical: its levels "
+    unordered = pyale.ale(model, X, ["region", "x"], n_bootstrap=30, random_state=0)
+    refits = pyale.ALE(None, ["region"], X.assign(y=model(X)), "y", pred_fun=lambda object, newdata, type: model(newdata),
+                       boot_it=30)
+    for result in (unordered, refits):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            pyale.check_shape(result, {"region": "increasing"})
+    pair = pyale.ale(model, X, [("region", "x")], n_bootstrap=30, random_state=0)
+    with pytest.raises(ValueError, match=re.escape(message.replace("'increasing'", "'positive'"))):
+        pyale.check_shape(pair, {("region", "x"): {"region": "positive"}})
+    assert pyale.check_shape(pair, {("region", "x"): {"x": "non-decreasing"}}).table.shape[0] == 1
+    # the user's own order, an ordered categorical or a function of the curve are judged
+    levels = ["north", "east", "south"]
+    given = pyale.ale(model, X, ["region"], level_order=levels, n_bootstrap=30, random_state=0)
+    ordered = pyale.ale(model, X.assign(region=pd.Categorical(X["region"], levels, ordered=True)), ["region"],
+                        n_bootstrap=30, random_state=0)
+    for result in (given, ordered):
+        assert pyale.check_shape(result, {"region": "non-decreasing"}).table.shape[0] == 1
+    assert pyale.check_shape(unordered, {"region": lambda grid, curve: np.diff(curve)}).table.shape[0] == 1
+
+
 def test_a_modelboot_is_pointed_to_model_bootstrap():
     # Before: "... or a pyale.ALE object. Got ModelBoot instead." with no way forward.
     import statsmodels.formula.api as smf
