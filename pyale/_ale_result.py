@@ -71,6 +71,11 @@ class ALEResult:
         Column label -> rug ticks and deciles of that numeric feature in the
         data the effect was computed on (read on first use; None without
         in-memory data), so that :meth:`plot` draws the data's rug.
+    ordered_by_similarity : tuple of bool or None
+        Per feature: whether it is a categorical feature whose levels pyale
+        ordered by similarity of the other columns (an unordered categorical
+        without ``level_order``), so that a direction along them is pyale's
+        choice, not the data's; None when not known.
 
     Notes
     -----
@@ -110,6 +115,7 @@ class ALEResult:
     classifier: bool = False
     data_values: Callable | None = field(default=None, repr=False)
     deviation: Callable | None = field(default=None, repr=False)  # ALED's deviation (pyale.ALE's aled_fun); None: aled
+    ordered_by_similarity: tuple | None = field(default=None, repr=False)
     _cache: dict = field(default_factory=dict, repr=False)
 
     @property

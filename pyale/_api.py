@@ -508,8 +508,8 @@ def ale(
     normaliser = job.normalisers(caller, len(outputs))
     results = []
     values = FeatureValues(in_memory)
-    for (names, kind, plan), est in zip(job.planned, estimates):
-        result = _result(names, kind, plan, est, outputs, conventions, normaliser, adapter, values)
+    for (names, kind, plan), est, similarity in zip(job.planned, estimates, job.similarity):
+        result = _result(names, kind, plan, est, outputs, conventions, normaliser, adapter, values, similarity)
         if draws is not None:
             result = result._with_bootstrap(est.replicates, est.replicate_counts, job.ci_level, "data")
         results.append(result)
@@ -557,6 +557,9 @@ class _Job:
         entries, self.many = _entries(X, features)
         if self.many:
             _check_list_options(X, entries, grid, level_order)
+        self.similarity = [_ordered_by_similarity(X, entry, level_order if not self.many else
+                                                  _options_for(X, entry, grid, level_order)[1], self.conventions)
+                           for entry in entries]
         self.kept = None
         if weights is not None and not (weights > 0).all():
             self.kept = np.flatnonzero(weights > 0)  # a zero weight drops the row
@@ -730,6 +733,23 @@ class _Normalisers:
         return self._built
 
 
+def _ordered_by_similarity(X: pd.DataFrame, entry, level_order, conventions: str) -> tuple:
+    """Per feature of ``entry``: whether its levels will be ordered by similarity (not by the user).
+
+    An unordered categorical without ``level_order``; under R's ale rules a
+    two-valued feature is "binary", its values in sorted order, not by similarity.
+    """
+    def by_similarity(name) -> bool:
+        column = X[name]
+        if column_kind(column) != "categorical" or level_order is not None:
+            return False
+        if isinstance(column.dtype, pd.CategoricalDtype) and column.dtype.ordered:
+            return False
+        return not (conventions == "ale" and column.nunique() <= 2)
+
+    return tuple(by_similarity(name) for name in entry)
+
+
 def _options_for(X: pd.DataFrame, entry, grid, level_order):
     """In a list of features, ``grid`` serves numeric entries and ``level_order`` categorical ones."""
     kinds = [column_kind(X[name]) for name in entry]
@@ -753,7 +773,8 @@ def _check_list_options(X: pd.DataFrame, entries: list, grid, level_order) -> No
         )
 
 
-def _result(names, kind, plan, est, outputs, conventions, normaliser, adapter=None, values=None) -> ALEResult:
+def _result(names, kind, plan, est, outputs, conventions, normaliser, adapter=None, values=None,
+            similarity=None) -> ALEResult:
     axes = plan.axes
     grids = []
     for axis in axes:
@@ -776,6 +797,7 @@ def _result(names, kind, plan, est, outputs, conventions, normaliser, adapter=No
         normaliser=normaliser,
         classifier=getattr(adapter, "kind", None) == "sklearn-classifier",
         data_values=values,
+        ordered_by_similarity=similarity,
     )
 
 

@@ -157,7 +157,7 @@ def model_bootstrap(
     results = []
     for index, ((names, kind, plan), est) in enumerate(zip(job.planned, estimates)):
         result = _result(names, kind, plan, est, outputs, job.conventions, normaliser, adapter,
-                         FeatureValues(job.X if job.data.engine.in_memory else None))
+                         FeatureValues(job.X if job.data.engine.in_memory else None), job.similarity[index])
         replicates = np.stack([effects[index] for effects in replicate_effects])
         replicate_counts = np.broadcast_to(est.counts, (n_bootstrap,) + est.counts.shape)
         results.append(result._with_bootstrap(replicates, replicate_counts, job.ci_level, "model"))

@@ -503,7 +503,7 @@ class ALE:
             r1, r2, _, _ = resolve_x_cols(x_cols, self._columns, self.y_col)
             d1, d2 = list(r1), [_label(t) for t in r2]
         if exclude_cols is not None:
-            e1, e2, _, _ = resolve_x_cols(exclude_cols, self._columns, self.y_col)
+            e1, e2, _, _ = resolve_x_cols(exclude_cols, self._columns, self.y_col, param="exclude_cols")
             d1 = [t for t in d1 if t not in e1]
             d2 = [t for t in d2 if t not in {_label(p) for p in e2}]
         missing = [t for t in d1 + d2 if t not in self._terms]
@@ -632,7 +632,7 @@ class ALE:
 
 def _excluded(args, exclude_cols, columns, y_col):
     """The arguments with R's ``exclude_cols`` removed from the terms (``setdiff_x_cols``)."""
-    e1, e2, _, _ = resolve_x_cols(exclude_cols, columns, y_col)
+    e1, e2, _, _ = resolve_x_cols(exclude_cols, columns, y_col, param="exclude_cols")
     keep = dict(terms_1d=tuple(t for t in args.terms_1d if t not in e1),
                 terms_2d=tuple(t for t in args.terms_2d if t not in e2),
                 ordered_1d=tuple(t for t in args.ordered_1d if t not in e1),

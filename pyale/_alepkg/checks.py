@@ -73,7 +73,7 @@ def _whole(value: object, *, param: str, minimum: int, maximum: int | None = Non
     return number
 
 
-def _term_columns(term: object, columns: pd.Index) -> tuple:
+def _term_columns(term: object, columns: pd.Index, param: str = "x_cols") -> tuple:
     """One term as a tuple of 1 or 2 column labels."""
     if isinstance(term, str) and term not in columns and ":" in term:
         parts = tuple(term.split(":"))
@@ -83,7 +83,7 @@ def _term_columns(term: object, columns: pd.Index) -> tuple:
         parts = (term,)
     if len(parts) not in (1, 2):
         raise ValueError(
-            f"The 'x_cols' parameter of {CALLER} takes 1-D terms and 2-D terms (pairs); "
+            f"The {param!r} parameter of {CALLER} takes 1-D terms and 2-D terms (pairs); "
             f"ale supports no higher interactions. Got {term!r} instead."
         )
     for part in parts:
@@ -92,13 +92,14 @@ def _term_columns(term: object, columns: pd.Index) -> tuple:
         except TypeError:
             found = False
         if not found:
-            raise ValueError(f"The 'x_cols' parameter of {CALLER} names {part!r}, which is not a column of 'data'.")
+            raise ValueError(f"The {param!r} parameter of {CALLER} names {part!r}, which is not a column of 'data'.")
     if len(parts) == 2 and parts[0] == parts[1]:
-        raise ValueError(f"The 'x_cols' parameter of {CALLER} pairs column {parts[0]!r} with itself in {term!r}.")
+        raise ValueError(f"The {param!r} parameter of {CALLER} pairs column {parts[0]!r} with itself in {term!r}.")
     return parts
 
 
-def resolve_x_cols(x_cols: object, columns, y_col: object = None) -> tuple[tuple, tuple, tuple, tuple]:
+def resolve_x_cols(x_cols: object, columns, y_col: object = None, *,
+                   param: str = "x_cols") -> tuple[tuple, tuple, tuple, tuple]:
     """R's ``resolve_x_cols`` and ``sort_x_cols`` for pyale's spelling of the terms.
 
     Parameters
@@ -115,6 +116,8 @@ def resolve_x_cols(x_cols: object, columns, y_col: object = None) -> tuple[tuple
         The data's column labels.
     y_col : label, optional
         The response column: excluded from ``True``; an error when named as a term.
+    param : str, default "x_cols"
+        The argument being read, for the messages (``"exclude_cols"``).
 
     Returns
     -------
@@ -129,7 +132,7 @@ def resolve_x_cols(x_cols: object, columns, y_col: object = None) -> tuple[tuple
     if isinstance(x_cols, dict):
         unknown = set(x_cols) - {"d1", "d2"}
         if unknown:
-            raise ValueError(f"The 'x_cols' parameter of {CALLER} takes the keys 'd1' and 'd2'. "
+            raise ValueError(f"The {param!r} parameter of {CALLER} takes the keys 'd1' and 'd2'. "
                              f"Got {sorted(map(str, unknown))!r} instead.")
         terms: list = []
         for key in ("d1", "d2"):
@@ -148,16 +151,16 @@ def resolve_x_cols(x_cols: object, columns, y_col: object = None) -> tuple[tuple
     elif isinstance(x_cols, (list, tuple, pd.Index)):
         terms = list(x_cols)
     else:
-        raise TypeError(f"The 'x_cols' parameter of {CALLER} must be None, a column name, a sequence of terms "
+        raise TypeError(f"The {param!r} parameter of {CALLER} must be None, a column name, a sequence of terms "
                         f"or a dict with keys 'd1'/'d2'. Got {type(x_cols).__name__} instead.")
     if not terms:
-        raise ValueError(f"The 'x_cols' parameter of {CALLER} must name at least one term. Got {x_cols!r} instead.")
+        raise ValueError(f"The {param!r} parameter of {CALLER} must name at least one term. Got {x_cols!r} instead.")
     d1: list = []
     d2: list = []
     for term in terms:
-        parts = _term_columns(term, columns)
+        parts = _term_columns(term, columns, param)
         if y_col is not None and y_col in parts:
-            raise ValueError(f"The 'x_cols' parameter of {CALLER} names the response column {y_col!r} in {term!r}.")
+            raise ValueError(f"The {param!r} parameter of {CALLER} names the response column {y_col!r} in {term!r}.")
         target, item = (d1, parts[0]) if len(parts) == 1 else (d2, parts)
         if item not in target:
             target.append(item)

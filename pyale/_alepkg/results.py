@@ -50,6 +50,7 @@ def to_results(ale, terms) -> ALEResults:
             conventions="ale",
             normaliser=normalisers,
             deviation=ale._deviation,
+            ordered_by_similarity=tuple(t == "categorical" for t in term.types),  # R's ALE order of a factor
         )
         if ale.boot_it:
             import dataclasses
