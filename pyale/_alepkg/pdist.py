@@ -167,7 +167,7 @@ class ALEpDist:
     Notes
     -----
     The random variables are R's for the same ``seed`` (L'Ecuyer-CMRG, each
-    family's ``r*`` function; :mod:`pyale._rbase.distributions`).  The normal,
+    family's ``r*`` function; ``pyale._rbase.distributions``).  The normal,
     Laplace, Gumbel and uniform fits are R's to rounding; the Cauchy,
     logistic and fGarch families are R optimiser results, matched here only
     to the optimiser's tolerance (typically 1e-7 to 1e-5 relative, up to 1e-3 where
