@@ -34,7 +34,7 @@ from pyale._engines import (
     quantiles_type1,
     quantiles_type7,
 )
-from pyale._engines.selection import DataChangedError
+from pyale._engines.base import DataChangedError
 from pyale._engines.shipping import UnpicklableError, WorkerImportError
 
 pytestmark = pytest.mark.filterwarnings(

@@ -6,7 +6,11 @@ from typing import Any, Callable, Sequence
 
 import pandas as pd
 
-__all__ = ["Engine", "add_results"]
+__all__ = ["Engine", "DataChangedError", "add_results"]
+
+
+class DataChangedError(RuntimeError):
+    """The blocks answered a later pass with counts that contradict an earlier one."""
 
 
 def add_results(a: Any, b: Any) -> Any:

@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from .base import Engine, add_results
-from .selection import DataChangedError
+from .base import DataChangedError
 from .shipping import pickled, unpickled
 
 __all__ = ["DaskEngine", "FAN_IN", "ENGINE", "NAME", "MODULES", "accepts", "drop", "owns"]

@@ -41,7 +41,7 @@ import pandas as pd
 
 from .._threads import num_threads
 from .base import Engine, add_results
-from .selection import DataChangedError
+from .base import DataChangedError
 
 __all__ = ["ENGINE", "NAME", "MODULES", "PolarsLazyEngine", "ROWS_PER_BLOCK", "accepts", "drop", "owns"]
 

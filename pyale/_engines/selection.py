@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._rbase.exact import ExactSums, exact_group_sums, exact_running_sums
+from .base import DataChangedError
 from .cellmaps import TOP, CellMap, float_keys, float_of_key, key_of
 from .columns import numeric_values
 
@@ -39,10 +40,6 @@ __all__ = ["select_order_statistics", "DataChangedError", "GATHER_BUDGET", "CELL
 GATHER_BUDGET = 1 << 21
 #: Cells per histogram of a range (fewer when many ranges are histogrammed in one pass).
 CELL_BITS = 16
-
-
-class DataChangedError(RuntimeError):
-    """The blocks answered a later pass with counts that contradict an earlier one."""
 
 
 @dataclass

@@ -48,7 +48,7 @@ import numpy as np
 import pandas as pd
 
 from .base import Engine, add_results
-from .selection import DataChangedError
+from .base import DataChangedError
 from .shipping import WorkerImportError, pickled, unpickled
 
 __all__ = ["SparkEngine", "ROWS_PER_BLOCK", "ENGINE", "NAME", "MODULES", "accepts", "drop", "owns"]
