@@ -313,7 +313,7 @@ def _marked_r(decorators) -> bool:
 def live_tests() -> list[tuple[str, str, list[tuple[str, str]]]]:
     """(test file, its docstring's first line, [(test, first docstring line)]) for tests marked ``r``."""
     found = []
-    for path in sorted(TESTS.glob("test_*.py")):
+    for path in sorted(TESTS.rglob("test_*.py")):
         tree = ast.parse(path.read_text())
         module_marked = any(
             isinstance(node, ast.Assign)
