@@ -141,7 +141,7 @@ def floor_run(X: pd.DataFrame, predict, prepared) -> list:
     edges and bins are given (``prepared``): no grid, no bins, no checks, no
     heterogeneity.  With a cheap model this is the floor of pyale's design.
     """
-    from pyale._core.shifted import _block_of, _copy_rows
+    from pyale._core.map.shifted import _block_of, _copy_rows
 
     block = _block_of(X)
     if block is None:  # X of several blocks: pyale copies it through pandas; the floor copies its values

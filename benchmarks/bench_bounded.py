@@ -256,7 +256,7 @@ INTRO = (
     "distances are computed a block of levels at a time; text is factorised; the nearest-cell\n"
     "search replays ANN's tree only where distances tie.  Grids the data cannot bound (a\n"
     "pair's cells, a partial dependence's grid points) are refused past the rules of\n"
-    "`pyale/_core/bounds.py` (see docs/deviations.md).  Peak resident memory includes Python,\n"
+    "`pyale/_core/grid/bounds.py` (see docs/deviations.md).  Peak resident memory includes Python,\n"
     "NumPy and pandas themselves (about 130 MiB); FeatureEffect's pair table has one row per\n"
     "grid node, 4 million here.  Run `python benchmarks/bench_bounded.py` (a few minutes).\n\n"
 )

@@ -67,7 +67,8 @@ sys.path.insert(0, str(HERE))
 
 from bench_ale import FEATURES, WEIGHTS, cheap_model  # noqa: E402
 
-from pyale._engines import add_results, column_checks, order_statistics_of  # noqa: E402
+from pyale._engines import add_results
+from pyale._core.exact import column_checks, order_statistics_of  # noqa: E402
 from pyale._rbase import bin_right_closed, quantile_type1_positions, r_seq  # noqa: E402
 from sections import write_section  # noqa: E402
 

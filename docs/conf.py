@@ -12,7 +12,7 @@ gallery) go to ``docs/generated/`` and ``docs/gallery/`` (git-ignored).
 
 Adding to the site:
 
-- a public name: list it in a section of ``docs/api.rst`` (tests/test_docs.py
+- a public name: list it in a section of ``docs/api.rst`` (tests/project/test_docs.py
   fails while a name of ``pyale.__all__`` is missing there); its docstring
   needs numpydoc sections and an Examples section that doctest checks;
 - a gallery example: a script ``examples/plot_*.py`` starting with a
@@ -57,7 +57,7 @@ source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
 exclude_patterns = [
     "_build",
-    "examples",                 # migration.R / migration.py twins (tests/test_migration_docs.py)
+    "examples",                 # migration.R / migration.py twins (tests/project/test_migration_docs.py)
     "gallery/*.ipynb",
     "**/*.zip",
 ]
@@ -106,7 +106,7 @@ numpydoc_validation_checks = {
 # The result containers are frozen dataclasses that pyale builds and users
 # read: their fields are documented once, as Attributes, so numpydoc's "every
 # constructor parameter documented" (PR01) would ask for them twice; ALEResults
-# is a list.  tests/test_docs.py still validates them, without PR01.
+# is a list.  tests/project/test_docs.py still validates them, without PR01.
 numpydoc_validation_exclude = {
     r"\.__init__$",
     r"\._repr_html_$",

@@ -47,22 +47,22 @@ Everything else lives in private modules.  ``import pyale`` imports neither
 matplotlib nor rpy2.
 """
 
-from ._api import ALEResult, ale
-from ._result_list import ALEResults
-from ._model_bootstrap import model_bootstrap
+from ._frontends.ale.api import ALEResult, ale
+from ._results.ale_list import ALEResults
+from ._frontends.ale.model_bootstrap import model_bootstrap
 from ._plot.display import ALEDisplay
-from ._aleplot import ALEPlot
-from ._pdplot import PDPlot
-from ._results import ALEPlotResult, PDPlotResult
-from ._core.calls import PredictionError
-from ._iml import FeatureEffect, FeatureEffects, Predictor
-from ._alepkg.ale import ALE
-from ._alepkg.pdist import ALEpDist
-from ._alepkg.boot import ModelBoot
-from ._alepkg.invert import invert_probs
+from ._frontends.aleplot import ALEPlot
+from ._frontends.pdplot import PDPlot
+from ._results.aleplot import ALEPlotResult, PDPlotResult
+from ._core.map.calls import PredictionError
+from ._frontends.iml import FeatureEffect, FeatureEffects, Predictor
+from ._frontends.alepkg.ale import ALE
+from ._frontends.alepkg.pdist import ALEpDist
+from ._frontends.alepkg.boot import ModelBoot
+from ._frontends.alepkg.invert import invert_probs
 from ._verdicts import Materiality, ReasonCodes, ShapeCheck, check_shape, materiality, reason_codes
 from ._regional import Region, RegionalResult, regional
-from ._core.binning import HeterogeneityBinning
+from ._core.grid.binning import HeterogeneityBinning
 from ._verdicts.compare import compare
 from ._verdicts.comparison import Comparison
 from ._cli.evidence import Report, report

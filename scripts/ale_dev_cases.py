@@ -1,7 +1,7 @@
 """Cases for the options of ``ale``'s development version (``fct_order``, ``aled_fun``, per-column ``max_num_bins``).
 
 Used by ``scripts/make_ale_dev_fixtures.py`` (R, the development build) and
-``tests/test_ale_dev.py`` (pyale).  The model is written once in R
+``tests/parity/test_ale_dev.py`` (pyale).  The model is written once in R
 (``R_MODEL``) and once in Python (``py_model``); it is not additive in the
 categorical features, so their level order changes their effects.
 """

@@ -2,7 +2,7 @@
 it), and the rest of ALE's surface (``exclude_cols``, ``output_boot_data``, ``sample_size``).
 
 Used by ``scripts/make_ale_extra_fixtures.py`` (R) and
-``tests/test_ale_extra.py`` (pyale).  Each model is written once in R
+``tests/parity/test_ale_extra.py`` (pyale).  Each model is written once in R
 (``R_MODELS``) and once in Python (``PY_MODELS``); factor codes are R's
 ``as.integer`` (1-based, in level order).
 """

@@ -1,7 +1,7 @@
 """The ALEPlot / PDPlot fixture cases: data sets, models (R and Python twins) and calls.
 
 ``scripts/make_aleplot_fixtures.py`` runs every case in R (ALEPlot 1.1) and
-writes ``reference/aleplot/<name>.json``; ``tests/test_parity_aleplot.py``
+writes ``reference/aleplot/<name>.json``; ``tests/parity/test_parity_aleplot.py``
 replays them in pyale.  Synthetic data are generated here from a seed and
 handed to R; R's own data sets are read from R and stored exactly.  Models
 are closed-form functions written once in R and once in Python, or models

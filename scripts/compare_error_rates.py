@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 import pyale
-from pyale._core.accumulate import numeric_centre
+from pyale._core.reduce.accumulate import numeric_centre
 
 
 def model(d):

@@ -1,7 +1,7 @@
 """The iml fixture cases: data sets, closed-form models (R and Python twins) and calls.
 
 ``scripts/make_iml_fixtures.py`` runs every case in R (iml 0.11.4) and writes
-``reference/iml/<name>.json``; ``tests/test_parity_iml.py`` replays them in
+``reference/iml/<name>.json``; ``tests/parity/test_parity_iml.py`` replays them in
 pyale.  Data are generated here from a seed (iris comes from R's datasets
 and is stored in the fixture).  Models are closed-form functions written
 once in R and once in Python, or R-fitted models whose answers are recorded

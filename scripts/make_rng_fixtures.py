@@ -1,7 +1,7 @@
 """Write reference/rng/rng.json: R's L'Ecuyer-CMRG numbers, sample.int and furrr's seeds.
 
 Every case runs in R through rpy2 (base R and parallel; furrr 0.3.1 for the
-furrr case) and stores R's answer.  ``tests/test_rng.py`` compares
+furrr case) and stores R's answer.  ``tests/rbase/test_rng.py`` compares
 ``pyale._rbase.rng`` with it; its live tests (marker ``r``) rerun
 :func:`build_cases` with the held-back seeds and compare on the spot.
 

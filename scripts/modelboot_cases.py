@@ -1,7 +1,7 @@
 """The ModelBoot cases: data made in Python from a seed, a model both R and statsmodels fit alike.
 
 Used by ``scripts/make_modelboot_fixtures.py`` (R's numbers) and by
-``tests/test_modelboot_fixtures.py`` (pyale's).  R fits ``lm`` or ``glm``
+``tests/parity/test_modelboot_fixtures.py`` (pyale's).  R fits ``lm`` or ``glm``
 (binomial, with ``glm.control(epsilon = 1e-14, maxit = 100)`` so that both
 IRLS loops converge to the same doubles); statsmodels fits ``ols`` or ``glm``
 (Binomial, ``tol=1e-14``) with the same formula.

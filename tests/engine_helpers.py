@@ -66,8 +66,8 @@ def same_values(got: np.ndarray, expected: np.ndarray) -> None:
 
 
 def distances_from(summary, n_levels: int) -> np.ndarray:
-    """pyale._core.levels's distance, from the summaries only, with the core's own arithmetic."""
-    from pyale._core.levels import _max_abs_differences, _sequential_l1
+    """pyale._core.grid.levels's distance, from the summaries only, with the core's own arithmetic."""
+    from pyale._core.grid.levels import _max_abs_differences, _sequential_l1
 
     total = np.zeros((n_levels, n_levels))
     for cov in summary.covariates:

@@ -1,6 +1,6 @@
 """What a call could change about the caller's data, recorded apart from the data's own memory.
 
-Shared by ``tests/test_isolation.py`` and the property tests.  On pandas 2.x
+Shared by ``tests/frontends/test_isolation.py`` and the property tests.  On pandas 2.x
 even a deep copy shares the index, the column labels and a Categorical's
 categories, so those are kept as Python lists; columns are looked up by
 position, so frames with repeated labels work too.

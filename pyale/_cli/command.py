@@ -436,7 +436,7 @@ def _validate_command(args) -> int:
     response = _response(model, args.response)
     try:
         # Every call of the model goes through a ModelCaller: a frame of its own, answers read by
-        # label, one finite number per row (pyale._core.calls), for R's call-backs as for pyale's side.
+        # label, one finite number per row (pyale._core.map.calls), for R's call-backs as for pyale's side.
         checked = _validate.checked_model(model, response)
         r_model = model if _validate.is_r_model(model) else None
         side = _validate.RSide(X, _validate.r_callback(checked), r_model, response,

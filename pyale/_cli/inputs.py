@@ -30,7 +30,7 @@ class CommandError(Exception):
 
 def describe_error(exc: BaseException) -> str:
     """An exception as one line: its message, or for an unexpected kind its type and a hint."""
-    from .._core.calls import PredictionError
+    from .._core.map.calls import PredictionError
 
     message = str(exc) or type(exc).__name__
     if isinstance(exc, (ValueError, TypeError, PredictionError, ImportError, OSError)):
@@ -270,15 +270,15 @@ def _read_model(path: Path, r_predict_type: str | None):
 def _model_inputs(data, model, drop: list[str], *, exclude: tuple = ()):
     """The columns that form X: the model's declared inputs, or the data minus --drop (and ``exclude``).
 
-    The model's own list of features (:func:`pyale._core.adapters.declared_features`:
+    The model's own list of features (:func:`pyale._core.map.adapters.declared_features`:
     scikit-learn's ``feature_names_in_``, a lightgbm or xgboost Booster's
     feature names, matched to the data's columns by
-    :func:`~pyale._core.adapters.match_columns`: lightgbm writes spaces as
+    :func:`~pyale._core.map.adapters.match_columns`: lightgbm writes spaces as
     ``'_'``) decides, in its order; other columns (the response, an
     id, the weights) are left out.  ``exclude`` (e.g. the ``--weights``
     column) is left out of a model without such a list.
     """
-    from .._core.adapters import declared_features, from_lightgbm, match_columns
+    from .._core.map.adapters import declared_features, from_lightgbm, match_columns
 
     unknown = [c for c in drop if c not in data.columns]
     if unknown:
@@ -360,7 +360,7 @@ def check_categories(model, X) -> None:
     """
     import pandas as pd
 
-    from .._core.adapters import match_columns
+    from .._core.map.adapters import match_columns
 
     given = [str(c) for c in X.columns if isinstance(X[c].dtype, pd.CategoricalDtype)]
     learnt = _xgboost_categorical(model)

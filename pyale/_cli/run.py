@@ -59,7 +59,7 @@ def _exact(value: float) -> str:
 
 def _bootstrap_options(args, data, X) -> dict:
     """``pyale.ale`` keywords of ``--bootstrap``, ``--ci-level``, ``--random-state`` and ``--weights``."""
-    from .._checks import check_weights
+    from .._inputs.checks import check_weights
 
     options = {}
     if args.weights is not None:

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .._core.grid import equivalent_intervals
-from .._results import tidy_frame
+from .._core.grid.edges import equivalent_intervals
+from .._results.aleplot import tidy_frame
 from .files import feature_label
 from .inputs import exact_csv_options
 from .validate_r import PACKAGES, RSide, r_problem, unsyntactic_names, versions
@@ -93,12 +93,12 @@ def is_r_model(model) -> bool:
 def model_predict(model, response=None):
     """``predict(frame) -> array`` for the pyale side (and for R to call back for a Python model).
 
-    A Python model goes through :func:`pyale._core.adapters.adapt_model`; an R
+    A Python model goes through :func:`pyale._core.map.adapters.adapt_model`; an R
     model (:class:`pyale.r.RModel`) returns R's ``predict``, and for a matrix
     answer (``--r-predict-type prob``) ``response`` names the column, as
     ``predict(...)[, response]`` does on the R side.
     """
-    from .._core.adapters import adapt_model
+    from .._core.map.adapters import adapt_model
 
     predict = adapt_model(model, response=response).predict
     if not is_r_model(model) or response is None:
@@ -107,11 +107,11 @@ def model_predict(model, response=None):
 
 
 def checked_model(model, response=None):
-    """The model behind a :class:`~pyale._core.calls.ModelCaller` (isolation, answers read by label, checks).
+    """The model behind a :class:`~pyale._core.map.calls.ModelCaller` (isolation, answers read by label, checks).
 
     ``checked(frame, purpose, private=False) -> (n, n_outputs)`` float64 array.
     """
-    from .._core.calls import ModelCaller
+    from .._core.map.calls import ModelCaller
 
     return ModelCaller(model_predict(model, response), name=f"{type(model).__name__}.predict", single_output=False)
 
@@ -327,7 +327,7 @@ def python_setup(args, X: pd.DataFrame, r_model: bool, response=_TYPED) -> str:
         imports.append("import pyale.r")
     else:
         imports += ["import joblib"] if path.lower().endswith(".joblib") else []
-        imports.append("from pyale._core.adapters import adapt_model")
+        imports.append("from pyale._core.map.adapters import adapt_model")
     options = "".join(f", {k}={v!r}" for k, v in exact_csv_options().items()) if reader == "read_csv" else ""
     from .inputs import split_dtype
 

@@ -8,31 +8,15 @@ in the data's global order and the 0-based position of its first row, so a
 computation that depends on a row's position (bootstrap resampling) gives
 the same numbers on every engine.
 
-The summaries (:mod:`.summaries`, :mod:`.quantiles`, :mod:`.level_summaries`) are built on
-``map_reduce`` alone: exact column checks, order statistics and the level
-ordering's counts, identical on every engine.  :mod:`.registry` recognises
+The exact statistics built on ``map_reduce`` alone (column checks, order
+statistics, the level ordering's counts) are in :mod:`pyale._core.exact`.  :mod:`.registry` recognises
 a data frame's kind and opens its engine (Dask, Spark, a polars LazyFrame);
 each engine imports its library only when such a data frame is passed.
 """
 
 from .base import Engine, add_results
-from .level_summaries import LevelOrderSummary, level_order_summaries
 from .pandas import PandasEngine
-from .quantiles import (
-    order_statistics,
-    order_statistics_of,
-    quantiles_type1,
-    quantiles_type7,
-    quantiles_type7_of,
-)
 from .registry import as_engine, drop_column, engine_name, is_engine_frame, is_engine_object
-from .summaries import ColumnCheck, column_checks
-from .weighted import (
-    smallest_positive_weight,
-    weighted_order_statistics_of,
-    weighted_quantiles_type1,
-    weighted_quantiles_type7_of,
-)
 
 __all__ = [
     "Engine",
@@ -43,17 +27,4 @@ __all__ = [
     "engine_name",
     "is_engine_frame",
     "is_engine_object",
-    "ColumnCheck",
-    "column_checks",
-    "order_statistics",
-    "order_statistics_of",
-    "quantiles_type1",
-    "quantiles_type7",
-    "quantiles_type7_of",
-    "LevelOrderSummary",
-    "level_order_summaries",
-    "smallest_positive_weight",
-    "weighted_order_statistics_of",
-    "weighted_quantiles_type1",
-    "weighted_quantiles_type7_of",
 ]

@@ -25,7 +25,7 @@ partitions hold categories its metadata lacks, is read partition by
 partition; the summaries unite the categories of all partitions in
 partition order, the order ``ddf.compute()`` gives them, and every block
 is cast to that dtype before the model sees it
-(:class:`pyale._core.engine_grid.CategoryTyped`).
+(:class:`pyale._core.run.engine_grid.CategoryTyped`).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ boolean columns, which decide their pandas dtypes, as for a whole collected
 frame: an integer column with a missing value is float64, a boolean one
 object.  A categorical column's blocks carry only their own categories;
 the grid stage unites them in row order
-(:class:`pyale._core.engine_grid.CategoryTyped`), which is the order the
+(:class:`pyale._core.run.engine_grid.CategoryTyped`), which is the order the
 whole frame's conversion gives them (an ``Enum`` keeps its own).  Every
 later pass checks the row count (a query whose rows change is an error, not
 a wrong number).
@@ -28,7 +28,7 @@ mapped function, with the model inside, runs on each block in a pool of
 runs it on partitions (at most one block more than threads is held at
 once; the results are added in the rows' order).  Nothing is pickled.  polars itself is imported only when such a frame is used.  An
 eager ``polars.DataFrame`` is not this engine's: it is converted to pandas
-once (:func:`pyale._frames.as_pandas`).
+once (:func:`pyale._inputs.frames.as_pandas`).
 """
 
 from __future__ import annotations

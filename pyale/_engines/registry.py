@@ -45,7 +45,7 @@ def is_engine_frame(data: object) -> bool:
     """Whether ``data`` is a data frame an engine computes on where it lives (Dask, Spark, a polars LazyFrame).
 
     Only data frames: a Dask Series or Array or a Spark Column is refused
-    where a pandas Series is (see :func:`pyale._frames.as_pandas`).
+    where a pandas Series is (see :func:`pyale._inputs.frames.as_pandas`).
     """
     engine = _engine_module(data)
     return engine is not None and engine.accepts(data)

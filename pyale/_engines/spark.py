@@ -83,7 +83,7 @@ def _blocks(batches, dtypes: dict, rows_per_block: int, offset: int = 0):
     Blocks end at global positions that are multiples of :data:`ALIGN`
     (except at the partition's end), whatever the sizes of the Arrow
     batches, so only partition boundaries cut a bootstrap chunk
-    (``pyale._core.bootstrap.CHUNK``) in two.
+    (``pyale._core.map.bootstrap.CHUNK``) in two.
     """
     pending, size, start = [], 0, offset
     for batch in batches:

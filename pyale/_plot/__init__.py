@@ -2,7 +2,7 @@
 
 The plotting layer imports the results (and :func:`pyale.ale`), never the
 reverse; importing it registers each display with the results
-(``pyale._present.register_display``), so that ``result.plot()`` finds it.
+(``pyale._results.present.register_display``), so that ``result.plot()`` finds it.
 """
 
 from . import aleplot, compare, display, iml, verdicts  # noqa: F401 - each registers its displays

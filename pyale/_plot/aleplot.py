@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._present import register_display
+from .._results.present import register_display
 from .._rbase import r_pretty
 from .panels import AS_WRITTEN, constrain, label_contours
 
@@ -67,7 +67,7 @@ class RPlotDisplay:
         """Draw into ``ax`` (a new figure when None); returns ``self``."""
         import matplotlib.pyplot as plt
 
-        from .._checks import check_bool
+        from .._inputs.checks import check_bool
 
         NA_plot = check_bool(NA_plot, param="NA_plot", caller="RPlotDisplay.plot")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._present import register_display
+from .._results.present import register_display
 
 __all__ = ["ComparisonDisplay"]
 

@@ -17,12 +17,12 @@ from typing import Sequence
 
 import numpy as np
 
-from .._ale_result import ALEResult, check_output
-from .._api import ale
-from .._core.features import read_feature
+from .._results.ale import ALEResult, check_output
+from .._frontends.ale.api import ale
+from .._core.grid.features import read_feature
 from .._engines import engine_name, is_engine_frame
-from .._frames import Converted, as_pandas
-from .._present import register_display, rug_and_deciles
+from .._inputs.frames import Converted, as_pandas
+from .._results.present import register_display, rug_and_deciles
 from .._regional import RegionalResult
 from .panels import (band_limits, bar_labels, bars_height, constrain, draw_bars, draw_curve, draw_slopes, draw_surface,
                      horizontal_bars)

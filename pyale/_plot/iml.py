@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from .._present import register_display
+from .._results.present import register_display
 from .panels import AS_WRITTEN, constrain, legend_as_written
 
 __all__ = ["FeatureEffectDisplay", "FeatureEffectsDisplay"]

@@ -1,7 +1,7 @@
 """Figures of the verdicts: :class:`ShapeCheckDisplay` and :class:`MaterialityDisplay`.
 
 Drawing is apart from computing, as in :class:`pyale.ALEDisplay`: the
-verdicts (``pyale._verdicts``) ask :func:`pyale._present.display_class` for
+verdicts (``pyale._verdicts``) ask :func:`pyale._results.present.display_class` for
 these classes by name; ``plot(ax=None)`` returns the display, with the
 matplotlib artists as attributes ending in ``_``.
 """
@@ -12,8 +12,8 @@ import math
 
 import numpy as np
 
-from .._core.bootstrap import percentile_interval
-from .._present import register_display
+from .._core.map.bootstrap import percentile_interval
+from .._results.present import register_display
 from .._verdicts.materiality import Materiality
 from .._verdicts.reasons import ReasonCodes
 from .._verdicts.shape import ShapeCheck

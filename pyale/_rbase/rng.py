@@ -27,7 +27,7 @@ values (float64 on exact integers below 2^53).  Rejection sampling is a
 vectorised filter over candidates, each of which costs the same number of
 uniforms.  All ``ale`` replicates come from one stream (B successive
 ``sample.int(n)`` calls are one ``sample.int(n, B * n)``); one replicate of
-100,000 rows takes about 20 ms here (``tests/test_rng.py`` bounds it).
+100,000 rows takes about 20 ms here (``tests/rbase/test_rng.py`` bounds it).
 """
 
 from __future__ import annotations

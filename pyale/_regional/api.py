@@ -8,16 +8,16 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .._ale_result import ALEResult
-from .._api import _Job, _output_names
-from .._checks import (check_choice, check_finite_number, check_int, check_random_state, resolve_column)
-from .._core.binning import check_binning
-from .._core.gradient import METHODS, rhale_plans
-from .._core.jacobians import array_model
-from .._core.local import NumericAxis
+from .._results.ale import ALEResult
+from .._frontends.ale.api import _Job, _output_names
+from .._inputs.checks import (check_choice, check_finite_number, check_int, check_random_state, resolve_column)
+from .._core.grid.binning import check_binning
+from .._core.run.gradient import METHODS, rhale_plans
+from .._core.map.jacobians import array_model
+from .._core.map.local import NumericAxis
 from .._engines import is_engine_frame
 from .._engines import engine_name
-from .._present import FeatureValues
+from .._results.present import FeatureValues
 from .candidates import candidate_splits, read_conditioning
 from .criterion import feature_scale, heterogeneity, level_heterogeneity, pair_heterogeneity
 from .curves import level_curve, region_curve

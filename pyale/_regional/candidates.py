@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 import pandas.api.types as ptypes
 
-from .._core.features import column_kind, factorize_strings
+from .._core.grid.features import column_kind, factorize_strings
 
 __all__ = ["Condition", "Split", "ConditioningColumn", "read_conditioning", "candidate_splits", "split_conditions",
            "unsplittable", "missing_values", "infinite_values", "numeric_levels"]

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._core import accumulate
+from .._core.reduce import accumulate
 from .local import LocalEffects
 
 __all__ = ["RegionCurve", "region_curve", "level_curve"]

@@ -26,8 +26,8 @@ import functools
 
 import numpy as np
 
-from .._core import accumulate
-from .._engines.columns import numeric_values
+from .._core.reduce import accumulate
+from .._core.exact.columns import numeric_values
 from .candidates import Split, infinite_values, missing_values, numeric_levels, split_conditions, unsplittable
 from .criterion import UNDEFINED, fill_undefined
 from .curves import RegionCurve, _fill_empty

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._core.calls import predict_variants
-from .._core.local import NumericAxis, Plan
+from .._core.map.calls import predict_variants
+from .._core.map.local import NumericAxis, Plan
 from .._rbase import bin_right_closed
 
 __all__ = ["LocalEffects", "uniform_edges", "finite_differences", "LevelEffects", "level_differences",

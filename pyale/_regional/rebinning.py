@@ -4,7 +4,7 @@ effector's ``RHALE.find_regions`` re-bins each candidate region's
 derivatives with its binning (dynamic programming by default) over the
 feature's range on all rows, then scores the region on those intervals.
 :class:`RegionBins` does the same with pyale's port of the bin search
-(:func:`pyale._core.binning.find_edges`); the derivatives themselves are
+(:func:`pyale._core.grid.binning.find_edges`); the derivatives themselves are
 the ones read once for all rows.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.binning import HeterogeneityBinning, NoBinningError, find_edges
-from .._core.gradient import left_closed_bins
+from .._core.grid.binning import HeterogeneityBinning, NoBinningError, find_edges
+from .._core.run.gradient import left_closed_bins
 from .criterion import UNDEFINED, heterogeneity
 from .local import LocalEffects
 

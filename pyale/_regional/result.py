@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .. import _present
-from .._ale_result import ALEResult
+from .._results import present as _present
+from .._results.ale import ALEResult
 
 __all__ = ["Region", "RegionalResult"]
 

@@ -20,7 +20,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from .._api import ale
+from .._frontends.ale.api import ale
 from .._verdicts.compare import compare
 
 __all__ = ["Section", "ReportJob", "BUILDERS", "build_sections"]

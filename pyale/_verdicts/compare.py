@@ -3,7 +3,7 @@
 One pass over the pooled rows gives every row's local differences; each
 segment's effect, each bootstrap replicate of a segment and each segment of
 a permutation of the labels is the same differences weighted differently
-(:class:`~pyale._core.segment_draws.SegmentDraws`), so the whole comparison
+(:class:`~pyale._core.map.segment_draws.SegmentDraws`), so the whole comparison
 costs the model calls of one :func:`pyale.ale`.
 """
 
@@ -15,14 +15,14 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .._api import _Job, _output_names
-from .._checks import check_int, check_level, check_random_state, check_choice, resolve_column
-from .._core.accumulate import level_centre, numeric_centre
-from .._core.adapters import RESPONSE_METHODS
-from .._core.segment_draws import SegmentDraws
-from .._core.stats import aled, interval_values, naled
+from .._frontends.ale.api import _Job, _output_names
+from .._inputs.checks import check_int, check_level, check_random_state, check_choice, resolve_column
+from .._core.reduce.accumulate import level_centre, numeric_centre
+from .._core.map.adapters import RESPONSE_METHODS
+from .._core.map.segment_draws import SegmentDraws
+from .._core.reduce.stats import aled, interval_values, naled
 from .._engines import is_engine_frame
-from .._frames import as_pandas
+from .._inputs.frames import as_pandas
 from .comparison import Comparison
 
 __all__ = ["compare"]

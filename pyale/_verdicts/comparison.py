@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .. import _present
+from .._results import present as _present
 
 __all__ = ["Comparison"]
 

@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pandas as pd
 
-from .._ale_result import ALEResult, check_output
-from .._alepkg.ale import ALE
-from .._checks import check_level
+from .._results.ale import ALEResult, check_output
+from .._frontends.alepkg.ale import ALE
+from .._inputs.checks import check_level
 
 __all__ = ["collect_results", "output_index", "require_replicates", "check_verdict_level", "effect_name", "feature_label",
            "native"]

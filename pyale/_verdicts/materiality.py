@@ -8,10 +8,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import _present
-from .._checks import check_choice
-from .._core.bootstrap import percentile_interval
-from .._core.stats import STATISTICS, ale_statistics
+from .._results import present as _present
+from .._inputs.checks import check_choice
+from .._core.map.bootstrap import percentile_interval
+from .._core.reduce.stats import STATISTICS, ale_statistics
 from .inputs import (check_verdict_level, collect_results, effect_name, feature_label, native, output_index,
                      require_replicates)
 

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import _present
-from .._ale_result import ALEResult
-from .._checks import check_choice, check_int
+from .._results import present as _present
+from .._results.ale import ALEResult
+from .._inputs.checks import check_choice, check_int
 from .._engines import is_engine_frame
-from .._frames import as_pandas
+from .._inputs.frames import as_pandas
 from .inputs import collect_results, native, output_index
 
 __all__ = ["reason_codes", "ReasonCodes", "contribution_at"]

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .. import _present
-from .._ale_result import ALEResult
-from .._checks import check_choice
-from .._core.bootstrap import percentile_interval
+from .._results import present as _present
+from .._results.ale import ALEResult
+from .._inputs.checks import check_choice
+from .._core.map.bootstrap import percentile_interval
 from .decision import MarginTest, margin_test
 from .expectations import Expectation, read_expectation
 from .inputs import check_verdict_level, collect_results, feature_label, native, output_index, require_replicates

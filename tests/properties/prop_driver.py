@@ -38,7 +38,7 @@ RELATIONS = ["answer", "answer", "permute", "shift", "scale", "failure"]
 SINGLE_OUTPUT = ("ALEPlot", "PDPlot")
 SIZES = [1, 2, 3, 4, 5, 8, 10, 40, 1000, 10**6, 10**12]
 # Partial dependence is not bounded by the data (equally spaced points): sizes either cheap or beyond
-# every bound (pyale._core.bounds allows at most 2**24 points), so that no example asks for 10**7 rows.
+# every bound (pyale._core.grid.bounds allows at most 2**24 points), so that no example asks for 10**7 rows.
 PD_SIZES = [1, 2, 3, 4, 5, 8, 10, 40, 100, 2**25, 10**12]
 
 

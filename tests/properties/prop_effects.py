@@ -36,8 +36,8 @@ from pandas.testing import assert_frame_equal
 
 import pyale
 from pyale import PredictionError
-from pyale._core.bounds import pd_point_limit
-from pyale._iml.tables import RESERVED_COLUMNS
+from pyale._core.grid.bounds import pd_point_limit
+from pyale._frontends.iml.tables import RESERVED_COLUMNS
 from prop_frames import FrameCase
 from prop_models import Spec, read_numbers
 from snapshots import Snapshot
@@ -393,7 +393,7 @@ def _level_order_problem(case: FrameCase, entry: tuple, rows) -> str | None:
 
 
 def _pd_size(case: FrameCase, call: Call, size: int):
-    """A partial dependence's grid against pyale's bound (``pyale._core.bounds``), or None when within it.
+    """A partial dependence's grid against pyale's bound (``pyale._core.grid.bounds``), or None when within it.
 
     Refused when the numeric grid points alone pass the bound; "either" when
     only the product with levels or with a second grid may pass it.

@@ -13,7 +13,7 @@ that does not edit (an edit that leaked into a frame pyale reuses would change
 a later prediction).  ``model_bootstrap``'s ``fit`` edits its training rows and
 target too, and the caller's ``y`` must be unchanged.
 
-The example-based counterpart is ``tests/test_isolation.py``; profiles are in
+The example-based counterpart is ``tests/frontends/test_isolation.py``; profiles are in
 ``conftest.py`` (``HYPOTHESIS_PROFILE=long`` explores).
 """
 
@@ -36,7 +36,7 @@ from prop_models import EDITS as FRAME_EDITS
 from prop_models import apply_edit
 from snapshots import Snapshot
 
-pl = pytest.importorskip("polars")  # the frames extra, as in tests/test_frames.py
+pl = pytest.importorskip("polars")  # the frames extra, as in tests/inputs/test_frames.py
 pa = pytest.importorskip("pyarrow")
 
 

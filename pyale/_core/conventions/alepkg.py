@@ -37,12 +37,12 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from ..._rbase import bin_right_closed, stable_order
-from ..accumulate import local_means
-from ..calls import predict_variants
-from ..estimate import Estimate, require_finite_effects
-from ..local import Entries, LevelAxis, Plan, _per_part
-from ..shifted import numeric_grid_values
-from ..stats import DEVIATIONS
+from ..reduce.accumulate import local_means
+from ..map.calls import predict_variants
+from ..reduce.estimate import Estimate, require_finite_effects
+from ..map.local import Entries, LevelAxis, Plan, _per_part
+from ..map.shifted import numeric_grid_values
+from ..reduce.stats import DEVIATIONS
 from .aleplot import ALEPlotGrid
 from .base import Convention
 
@@ -72,7 +72,7 @@ class AlePackageConvention(ALEPlotGrid, Convention):
     ale's bin ceilings are ALEPlot's edges.
 
     Its plans' axes are :class:`AleNumericAxis` and :class:`AleLevelAxis`
-    (built by :mod:`pyale._alepkg.axes`); its estimates are
+    (built by :mod:`pyale._frontends.alepkg.axes`); its estimates are
     :class:`AleEstimate`.
     """
 
@@ -126,7 +126,7 @@ class AlePackageConvention(ALEPlotGrid, Convention):
 
     # -- options of the development version
     def deviation(self, aled_fun: str) -> Callable:
-        """ALED's deviation function for R's ``aled_fun`` name (:data:`~pyale._core.stats.DEVIATIONS`)."""
+        """ALED's deviation function for R's ``aled_fun`` name (:data:`~pyale._core.reduce.stats.DEVIATIONS`)."""
         return DEVIATIONS[aled_fun]
 
     def level_order(self, fct_order: str, codes: np.ndarray, n_levels: int, *, response: np.ndarray | None = None,
@@ -402,7 +402,7 @@ def _width(caller, block: pd.DataFrame) -> int:
 
 @dataclass(frozen=True)
 class AleEstimate(Estimate):
-    """:class:`~pyale._core.estimate.Estimate` with ale's bins.
+    """:class:`~pyale._core.reduce.estimate.Estimate` with ale's bins.
 
     ``effects`` has one value per bin (cell); ``counts`` and
     ``replicate_counts`` are per interval along numeric axes (the minimum's

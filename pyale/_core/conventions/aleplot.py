@@ -1,13 +1,13 @@
 """ALEPlot 1.1's rules (``conventions="aleplot"``), the default convention.
 
 * grid: ``c(min(x), quantile(x, seq(1/K, 1, length.out = K), type = 1))``,
-  repeats removed (:func:`pyale._core.grid.aleplot_edges`);
+  repeats removed (:func:`pyale._core.grid.edges.aleplot_edges`);
 * map: a numeric row moves to the lower and upper edge of its interval; a
   categorical row one level up and one level down; a pair's rows to the four
   corners of their cell (the level moves crossed with the numeric edges);
 * reduce: mean local effect per interval, level jump or cell, empty pair
   cells borrowed from the nearest non-empty cell, accumulated from 0 and
-  centred with the count-weighted mean (:mod:`pyale._core.accumulate`).
+  centred with the count-weighted mean (:mod:`pyale._core.reduce.accumulate`).
 
 iml 0.11.4 shares these formulas (:mod:`.iml` changes the grid and the
 nearest-cell layout).
@@ -19,13 +19,13 @@ import numpy as np
 import pandas as pd
 
 from ..._rbase import r_seq
-from .. import accumulate
-from ..calls import predict_variants
-from ..estimate import Estimate, require_finite_effects
-from ..grid import aleplot_edges, every_value_is_an_edge
-from ..local import Entries, LevelAxis, Plan, _per_part
-from ..shifted import Gather
-from ..sums import GroupSums
+from ..reduce import accumulate
+from ..map.calls import predict_variants
+from ..reduce.estimate import Estimate, require_finite_effects
+from ..grid.edges import aleplot_edges, every_value_is_an_edge
+from ..map.local import Entries, LevelAxis, Plan, _per_part
+from ..map.shifted import Gather
+from ..map.sums import GroupSums
 from .base import COMMON_RULES, Convention
 
 __all__ = ["ALEPlotGrid", "ALEPlotConvention", "ALEPLOT"]

@@ -26,8 +26,8 @@ import numpy as np
 import pandas as pd
 
 from ..._rbase.weighted import weighted_sample, weighted_type1_positions
-from ..estimate import Estimate
-from ..local import Entries, Plan
+from ..reduce.estimate import Estimate
+from ..map.local import Entries, Plan
 
 __all__ = ["Convention", "COMMON_RULES", "weighted_edges"]
 
@@ -39,7 +39,7 @@ class Convention:
     """The rules of one reference package, as the estimator core calls them.
 
     Subclasses set the class attributes and implement the methods; one
-    instance of each serves every effect (a :class:`~pyale._core.local.Plan`
+    instance of each serves every effect (a :class:`~pyale._core.map.local.Plan`
     holds it).  Conventions hold no state: two instances of one class are
     equal, so plans survive being pickled to Dask or Spark workers.
 
@@ -101,7 +101,7 @@ class Convention:
         than the local effects, ``"centre"`` too.  ``shared`` is a
         ``(ShiftedFrames, last_use)`` pair over all of the block's rows, for
         plans whose :meth:`shares_rows` is true (see
-        :func:`~pyale._core.calls.predict_variants`).
+        :func:`~pyale._core.map.calls.predict_variants`).
         """
         raise NotImplementedError
 

@@ -4,7 +4,7 @@ iml's ``FeatureEffect(method = "ale")`` moves rows, accumulates and centres as
 ALEPlot 1.1 does (:mod:`.aleplot`); it differs in
 
 * the grid: ``quantile(x, seq(0, 1, length.out = grid.size + 1), type = 1)``,
-  rounded for integer columns (:func:`pyale._core.grid.iml_edges`), 20
+  rounded for integer columns (:func:`pyale._core.grid.edges.iml_edges`), 20
   intervals by default;
 * the nearest-non-empty-cell search of pairs (``impute_cells``): mid-points
   scaled as ``(a + b) / (2 * range)`` and candidates along the second axis
@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._rbase import r_seq
-from ..grid import every_value_is_an_edge, iml_edges
+from ..grid.edges import every_value_is_an_edge, iml_edges
 from .aleplot import ALEPlotConvention
 from .base import COMMON_RULES
 
