@@ -61,6 +61,55 @@ def test_edges_are_candidate_points_covering_the_data(seed, n, k, min_rows, disc
     assert np.isin(edges[:-1], candidates).all()
 
 
+@pytest.mark.parametrize("search", ["dp", "agglomerative"])
+def test_search_weighs_each_interval_with_the_rows_it_holds(search):
+    """A row on a candidate edge up to rounding: 0.7 lies below -1 + 17 * 0.1 = 0.7000000000000002, but
+    floor((0.7 + 1) / 0.1) = 17 (effector 0.6.0's cell) counted it above, so the agglomerative search chose
+    an interval [0.7000000000000002, 0.9000000000000001) without rows and ALE refused it."""
+    x = np.repeat([-1.0, 0.7, 1.0], 5)
+    X = pd.DataFrame({"x1": x, "x2": np.linspace(0, 1, 15)})
+    slopes = np.repeat([0.0, 1.0, 3.0], 5)
+    res = pyale.ale(lambda d: np.zeros(len(d)), X, "x1", method="gradient", binning=search,
+                    jacobian=lambda a: np.column_stack([slopes, np.zeros(len(a))]))
+    assert_array_equal(res.counts, [5, 5, 5])  # each group of equal slopes alone in its interval
+    assert_allclose(np.diff(res.effects[:, 0]) / np.diff(res.grid[0]), [0.0, 1.0, 3.0])
+
+
+def test_edges_moved_down_an_ulp_give_effectors_left_closed_intervals():
+    """docs/rhale.md's recipe for a feature on the grid's edges: rows on an inner edge join the interval above."""
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame({"x1": rng.integers(0, 5, 200).astype(float), "x2": rng.uniform(-1, 1, 200)})
+    grid = np.linspace(0.0, 4.0, 5)
+    slopes = 1 + X["x1"].to_numpy() ** 2 * X["x2"].to_numpy()
+    jac = lambda a: np.column_stack([1 + a[:, 0] ** 2 * a[:, 1], np.zeros(len(a))])  # noqa: E731
+    nudged = grid.copy()
+    nudged[1:-1] = np.nextafter(grid[1:-1], -np.inf)
+    res = pyale.ale(lambda d: np.zeros(len(d)), X, "x1", method="gradient", jacobian=jac, grid=nudged)
+    left_closed = np.clip(np.digitize(X["x1"], grid) - 1, 0, 3)  # effector's bins
+    assert_array_equal(res.counts, np.bincount(left_closed, minlength=4))
+    means = [slopes[left_closed == k].mean() for k in range(4)]
+    assert_allclose(np.diff(res.effects[:, 0]) / np.diff(grid), means, rtol=1e-12)
+    plain = pyale.ale(lambda d: np.zeros(len(d)), X, "x1", method="gradient", jacobian=jac, grid=grid)
+    assert not np.array_equal(plain.counts, res.counts)  # right-closed: the rows on edges join the interval below
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(4, 200), k=st.integers(1, 25),
+       min_rows=st.integers(2, 5), search=st.sampled_from(["dp", "agglomerative"]))
+def test_every_interval_holds_the_rows_the_search_counted_on_rounded_values(seed, n, k, min_rows, search):
+    """On a feature rounded to one decimal (values on candidate edges up to rounding) every chosen
+    interval holds at least min_rows rows, as the search required."""
+    rng = np.random.default_rng(seed)
+    x = np.round(rng.uniform(-1, 1, n), 1)
+    if x.min() == x.max() or n < 2 * min_rows:
+        return
+    y = np.sin(3 * x) * rng.normal(size=n)
+    edges = find_edges(x, y, pyale.HeterogeneityBinning(search, k, min_rows))
+    held = np.bincount(np.clip(np.searchsorted(edges, x, side="right") - 1, 0, edges.shape[0] - 2),
+                       minlength=edges.shape[0] - 1)
+    assert held.min() >= min_rows
+
+
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(10, 200), k=st.integers(2, 25))
 def test_dp_is_never_worse_than_agglomerative(seed, n, k):

@@ -26,8 +26,8 @@ total cost:
 
 Both follow effector 0.6.0 (``effector/axis_partitioning.py``) operation for
 operation, so the same rows, local effects and settings give the same
-edges: rows are put in grid cells by ``floor((x - min) / dx)`` (clipped to
-the last cell; the cells are half-open ``[e_m, e_{m+1})``), per-cell counts,
+edges: rows are put in the half-open grid cells ``[e_m, e_{m+1})`` of the
+edges ``e_m = min + m * dx`` (clipped to the last cell), per-cell counts,
 sums and sums of squares are prefix-summed, and an interval's variance is
 ``E[y^2] - E[y]^2`` clamped at 0.
 
@@ -195,7 +195,12 @@ class HeterogeneityBinning:
 
 def _cell_sums(x, y, weights, x_min, x_max, n_cells):
     dx = (x_max - x_min) / n_cells
-    cell = np.clip(((x - x_min) / dx).astype(int), 0, n_cells - 1)
+    # the cell of a row is found among the very edges ``x_min + m * dx`` that the intervals will have, so
+    # the search weighs each interval's rows as the intervals then hold them; effector's
+    # ``floor((x - min) / dx)`` can put a row lying on an edge (up to rounding) on the other side of it
+    # than its interval, leaving a chosen interval without rows (docs/deviations.md)
+    candidates = x_min + np.arange(n_cells + 1) * dx
+    cell = np.clip(np.searchsorted(candidates, x, side="right") - 1, 0, n_cells - 1)
     if weights is None:
         count = np.bincount(cell, minlength=n_cells).astype(float)
         sum_y = np.bincount(cell, y, minlength=n_cells)
