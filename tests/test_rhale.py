@@ -75,6 +75,23 @@ def test_search_weighs_each_interval_with_the_rows_it_holds(search):
     assert_allclose(np.diff(res.effects[:, 0]) / np.diff(res.grid[0]), [0.0, 1.0, 3.0])
 
 
+def test_regions_rebinned_on_a_rounded_feature_hold_the_rows_they_were_weighed_with():
+    """pyale.regional(..., binning="dp") re-finds each region's intervals; on a feature rounded to 0.1
+    effector's cells left intervals without rows in every region below the root (docs/deviations.md)."""
+    rng = np.random.default_rng(63)
+    x = rng.uniform(-1, 1, (1000, 3))
+    x[:, 0] = np.round(x[:, 0], 1)
+    X = pd.DataFrame(x, columns=["x1", "x2", "x3"])
+    sign = np.where(X["x3"] < 0, -1.0, 1.0)
+    jac = lambda a: np.column_stack([np.where(a[:, 2] < 0, -2.0, 2.0) * a[:, 0] * (1 + (a[:, 1] >= 0)),  # noqa: E731
+                                     np.zeros(len(a)), np.zeros(len(a))])
+    model = lambda d: sign * d["x1"] ** 2  # noqa: E731  (unused by the gradient search)
+    res = pyale.regional(model, X, "x1", method="gradient", jacobian=jac, binning="dp")
+    assert len(res.regions) > 1
+    for region in res.regions:
+        assert region.result.counts.min() >= 2, (region.rule, region.result.counts)
+
+
 def test_edges_moved_down_an_ulp_give_effectors_left_closed_intervals():
     """docs/rhale.md's recipe for a feature on the grid's edges: rows on an inner edge join the interval above."""
     rng = np.random.default_rng(3)
