@@ -71,6 +71,14 @@ class ALEResult:
         Column label -> rug ticks and deciles of that numeric feature in the
         data the effect was computed on (read on first use; None without
         in-memory data), so that :meth:`plot` draws the data's rug.
+    method : str or None
+        How the local effects were made: ``"finite_difference"`` (two
+        predictions per row) or ``"gradient"`` (the model's derivatives); a
+        categorical feature of a ``method="gradient"`` call is
+        ``"finite_difference"``.  None where not recorded (regional curves).
+    binning : str or None
+        The :class:`~pyale.HeterogeneityBinning` that chose the intervals
+        (its repr), or None for the convention's grid or a given one.
 
     Notes
     -----
@@ -109,6 +117,8 @@ class ALEResult:
     normaliser: Callable | None = field(default=None, repr=False)
     classifier: bool = False
     data_values: Callable | None = field(default=None, repr=False)
+    method: str | None = None
+    binning: str | None = None
     _cache: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -190,7 +200,9 @@ class ALEResult:
             array = getattr(self, name)
             if array is not None:
                 values.append((name, array.reshape(-1)))
-        return tidy_frame(features, values)
+        frame = tidy_frame(features, values)
+        frame.attrs.update({"conventions": self.conventions, "method": self.method, "binning": self.binning})
+        return frame
 
     def __repr__(self) -> str:
         return _present.short_repr(self)

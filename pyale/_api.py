@@ -19,7 +19,7 @@ from ._ale_result import ALEResult
 from ._core.adapters import RESPONSE_METHODS, adapt_model
 from ._core.binning import check_binning
 from ._core.bootstrap import CHUNK, make_draws
-from ._core.gradient import METHODS, rhale_plans
+from ._core.gradient import METHODS, GradientRule, SearchedAxis, rhale_plans
 from ._core.jacobians import array_model
 from ._core.conventions import CONVENTIONS, weighted_edges
 from ._core.estimate import estimate
@@ -452,7 +452,8 @@ def ale(
     results = []
     values = FeatureValues(in_memory)
     for (names, kind, plan), est in zip(job.planned, estimates):
-        result = _result(names, kind, plan, est, outputs, conventions, normaliser, adapter, values)
+        result = _result(names, kind, plan, est, outputs, conventions, normaliser, adapter, values,
+                         binning=binning)
         if draws is not None:
             result = result._with_bootstrap(est.replicates, est.replicate_counts, job.ci_level, "data")
         results.append(result)
@@ -725,7 +726,8 @@ def _plan(X, entry, conventions, n_intervals, grid, level_order, weights):
     return entry, kind, plan
 
 
-def _result(names, kind, plan, est, outputs, conventions, normaliser, adapter=None, values=None) -> ALEResult:
+def _result(names, kind, plan, est, outputs, conventions, normaliser, adapter=None, values=None, *,
+            binning=None) -> ALEResult:
     axes = plan.axes
     grids = []
     for axis in axes:
@@ -748,6 +750,8 @@ def _result(names, kind, plan, est, outputs, conventions, normaliser, adapter=No
         normaliser=normaliser,
         classifier=getattr(adapter, "kind", None) == "sklearn-classifier",
         data_values=values,
+        method="gradient" if isinstance(plan.convention, GradientRule) else "finite_difference",
+        binning=repr(binning) if binning is not None and isinstance(axes[0], SearchedAxis) else None,
     )
 
 

@@ -485,3 +485,22 @@ def test_gradient_and_bins_on_spark_give_the_pandas_numbers(spark):
     for g, e in zip(got, want):
         assert_array_equal(g.grid[0], e.grid[0])
         assert_allclose(g.effects, e.effects, rtol=1e-12, atol=1e-13)
+
+
+def test_result_records_method_and_binning():
+    """repr and to_frame().attrs say how the local effects and the intervals were made (kept by a bootstrap)."""
+    rng = np.random.default_rng(5)
+    X = pd.DataFrame({"a": rng.uniform(size=300), "b": rng.uniform(size=300), "c": np.tile(["u", "v", "w"], 100)})
+    model = lambda d: d["a"] ** 2 * d["b"] + (d["c"] == "v")  # noqa: E731
+    binned, level = pyale.ale(model, X, ["a", "c"], binning="dp", n_bootstrap=3, random_state=0)
+    assert binned.method == "finite_difference" and binned.binning == repr(pyale.HeterogeneityBinning("dp"))
+    assert "binning=HeterogeneityBinning(search='dp'" in repr(binned) and "method=" not in repr(binned)
+    assert binned.to_frame().attrs == {"conventions": "aleplot", "method": "finite_difference",
+                                       "binning": binned.binning}
+    assert level.method == "finite_difference" and level.binning is None and "binning" not in repr(level)
+    jac = lambda z: np.column_stack([2 * z[:, 0] * z[:, 1], z[:, 0] ** 2])  # noqa: E731
+    grad = pyale.ale(lambda d: d["a"] ** 2 * d["b"], X[["a", "b"]], "a", method="gradient", jacobian=jac)
+    assert grad.method == "gradient" and grad.binning is None and "method=gradient" in repr(grad)
+    plain = pyale.ale(model, X, "a")
+    assert plain.method == "finite_difference" and plain.binning is None
+    assert "method" not in repr(plain) and "binning" not in repr(plain)
