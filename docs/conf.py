@@ -110,7 +110,7 @@ numpydoc_validation_checks = {
 numpydoc_validation_exclude = {
     r"\.__init__$",
     r"\._repr_html_$",
-    r"^pyale\.(ALEResult|ALEResults|ALEPlotResult|PDPlotResult|ShapeCheck|Materiality|ReasonCodes|RegionalResult|Region)$",
+    r"^pyale\.(ALEResult|ALEResults|ALEPlotResult|PDPlotResult|ShapeCheck|Materiality|ReasonCodes|RegionalResult|Region|Comparison|Report)$",
 }
 
 # External types that docstrings write as roles (the build has no intersphinx):

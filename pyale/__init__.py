@@ -21,9 +21,18 @@ Predictor, FeatureEffect, FeatureEffects
 check_shape, ShapeCheck, materiality, Materiality, reason_codes, ReasonCodes
     Verdicts from finished effects: shape checks with bootstrap verdicts,
     materiality ranking with rank intervals, reason codes from main effects.
+compare, Comparison
+    One feature's effect across segments, periods or data sets: curves on a
+    common grid, differences with simultaneous bands, a permutation p-value.
+report, Report
+    A fileable evidence package (HTML, PDF, CSV, JSON): effects, shape
+    checks, stability across segments and periods (also ``pyale report``).
 ALE
     R's ``ale::ALE`` (ale 0.5.0) with its ``get()`` tables, bootstrap bands and
     ALE statistics.
+ALEpDist
+    R's ``ale::ALEpDist``: the random-variable distributions of the ALE
+    statistics that give ``ALE(..., p_values=)`` its p-values.
 ModelBoot
     R's ``ale::ModelBoot``: the model refitted on R's resamples, with its ALE,
     bootstrap-validated (.632) performance and coefficient tables.
@@ -48,11 +57,15 @@ from ._results import ALEPlotResult, PDPlotResult
 from ._core.calls import PredictionError
 from ._iml import FeatureEffect, FeatureEffects, Predictor
 from ._alepkg.ale import ALE
+from ._alepkg.pdist import ALEpDist
 from ._alepkg.boot import ModelBoot
 from ._alepkg.invert import invert_probs
 from ._verdicts import Materiality, ReasonCodes, ShapeCheck, check_shape, materiality, reason_codes
 from ._regional import Region, RegionalResult, regional
 from ._core.binning import HeterogeneityBinning
+from ._verdicts.compare import compare
+from ._verdicts.comparison import Comparison
+from ._cli.evidence import Report, report
 
 __all__ = [
     "ale",
@@ -69,6 +82,7 @@ __all__ = [
     "FeatureEffect",
     "FeatureEffects",
     "ALE",
+    "ALEpDist",
     "ModelBoot",
     "invert_probs",
     "check_shape",
@@ -81,6 +95,10 @@ __all__ = [
     "RegionalResult",
     "Region",
     "HeterogeneityBinning",
+    "compare",
+    "Comparison",
+    "report",
+    "Report",
     "__version__",
 ]
 

@@ -11,7 +11,7 @@ import pandas as pd
 
 from . import _present
 from ._core.bootstrap import percentile_interval
-from ._core.stats import STATISTICS, ale_statistics
+from ._core.stats import STATISTICS, ale_statistics, aled
 from ._results import tidy_frame
 
 __all__ = ["ALEResult", "statistics_table", "check_output"]
@@ -71,6 +71,11 @@ class ALEResult:
         Column label -> rug ticks and deciles of that numeric feature in the
         data the effect was computed on (read on first use; None without
         in-memory data), so that :meth:`plot` draws the data's rug.
+    ordered_by_similarity : tuple of bool or None
+        Per feature: whether it is a categorical feature whose levels pyale
+        ordered by similarity of the other columns (an unordered categorical
+        without ``level_order``), so that a direction along them is pyale's
+        choice, not the data's; None when not known.
     method : str or None
         How the local effects were made: ``"finite_difference"`` (two
         predictions per row) or ``"gradient"`` (the model's derivatives); a
@@ -117,6 +122,8 @@ class ALEResult:
     normaliser: Callable | None = field(default=None, repr=False)
     classifier: bool = False
     data_values: Callable | None = field(default=None, repr=False)
+    deviation: Callable | None = field(default=None, repr=False)  # ALED's deviation (pyale.ALE's aled_fun); None: aled
+    ordered_by_similarity: tuple | None = field(default=None, repr=False)
     method: str | None = None
     binning: str | None = None
     _cache: dict = field(default_factory=dict, repr=False)
@@ -148,14 +155,16 @@ class ALEResult:
             raise ValueError("This ALEResult carries no response distribution, so no statistics.")
         normalisers = self.normaliser()
         numeric = self.numeric_axes
+        deviation = aled if self.deviation is None else self.deviation
         estimate = np.stack([
-            ale_statistics(self.effects[..., [j]], self.counts, numeric, normalisers[j])[..., 0]
+            ale_statistics(self.effects[..., [j]], self.counts, numeric, normalisers[j], deviation)[..., 0]
             for j in range(len(self.outputs))
         ], axis=-1)  # (6, m)
         low = high = None
         if self.replicates is not None:
             per_replicate = np.stack([
-                ale_statistics(self.replicates[..., [j]], self.replicate_counts, numeric, normalisers[j])[..., 0]
+                ale_statistics(self.replicates[..., [j]], self.replicate_counts, numeric, normalisers[j],
+                               deviation)[..., 0]
                 for j in range(len(self.outputs))
             ], axis=-1)  # (B, 6, m)
             low, high = percentile_interval(per_replicate, self.ci_level)
@@ -229,7 +238,7 @@ class ALEResult:
         bool
         """
         return _present.same_values(self, other, rtol=rtol, atol=atol, skip=("display", "normaliser", "data_values",
-                                                                              "_cache"))
+                                                                              "deviation", "_cache"))
 
     def plot(self, ax=None, *, output=None, **kwargs):
         """Draw the effect: a curve per output, bars, or one surface per output for a pair.

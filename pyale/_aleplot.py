@@ -23,7 +23,9 @@ from ._checks import (
     check_bool, check_feature_options, check_frame, check_int, is_tuple_label, resolve_column, resolve_pair,
 )
 from ._frames import as_pandas
-from ._engine_plans import is_engine_frame, open_engine, read_pair
+from ._core.engine_grid import open_engine
+from ._core.pairs import read_pair
+from ._engines import is_engine_frame
 
 __all__ = ["ALEPlot", "ALEPlotResult", "r_shaped_caller"]
 

@@ -16,34 +16,32 @@ import numpy as np
 import pandas as pd
 
 from ._ale_result import ALEResult
+from ._alepkg.plans import ale_plan, check_ale_options
 from ._core.adapters import RESPONSE_METHODS, adapt_model
 from ._core.binning import check_binning
-from ._core.bootstrap import CHUNK, make_draws
+from ._core.bootstrap import CHUNK
 from ._core.gradient import METHODS, GradientRule, SearchedAxis, rhale_plans
 from ._core.jacobians import array_model
-from ._core.conventions import CONVENTIONS, weighted_edges
-from ._core.estimate import estimate
-from ._core.main_effect import level_axis, numeric_axis
-from ._core.local import Plan
+from ._core.conventions import CONVENTIONS
 from ._core.stats import Normaliser
 from ._core.calls import ModelCaller, PredictionError
-from ._core.features import column_kind, read_feature, require_intervals, require_levels
+from ._core.features import Feature, column_kind, require_intervals, require_levels
+from ._core.local import Plan
 from ._core.frame_grid import FrameData
-from ._core.grid import resolve_level_order
-from ._engines import engine_name
-from ._engines.pandas import PandasEngine
 from ._core.engine_passes import engine_draws, engine_estimate, probe, probe_rows
 from ._core.engine_stats import EngineNormalisers
 from ._checks import (
-    check_choice, check_feature_options, check_frame, check_int, check_level, check_numbers, check_random_state, check_response,
-    check_weights, is_tuple_label, resolve_column, resolve_pair,
+    check_choice, check_feature_options, check_frame, check_int, check_level, check_numbers, check_random_state,
+    check_response, check_weights, is_tuple_label, resolve_column, resolve_pair,
 )
 from ._frames import as_pandas
 from ._progress import check_progress, effect_progress
 from ._result_list import ALEResults
 from ._present import FeatureValues
 from ._core.bounds import check_effects, check_pair_cells, check_replicates, effect_values, pair_cell_limit
-from ._engine_plans import ale_plans, is_engine_frame, open_engine, read_pair_for, response_column
+from ._core.engine_grid import EngineData, open_engine, response_column
+from ._core.pairs import read_pair_for
+from ._engines import is_engine_frame
 
 __all__ = ["ale", "ALEResult"]
 
@@ -51,96 +49,154 @@ _CALLER = "ale"
 _CONVENTIONS = ("aleplot", "iml", "ale")
 
 
-def _intervals(values, feature, conventions, n_intervals, grid, weights=None):
-    if grid is not None:
-        points = check_numbers(grid, param="grid", caller=_CALLER, where=f"column {feature.name!r}")
-        edges = np.unique(points)
-        if edges.shape[0] < 2 or not np.all(np.isfinite(edges)):
+# ----------------------------------------------------------------------------- the plans
+def _plans(data: FrameData | EngineData, entries: list, options: list, conventions: str, n_intervals,
+           caller: str) -> list:
+    """``(names, kind, Plan)`` of every entry of :func:`pyale.ale`, for a pandas frame or an engine's rows.
+
+    ``data`` answers the grid stage's questions (:class:`FrameData`: whole
+    columns; :class:`EngineData`: exact summaries over the blocks);
+    ``options[i]`` is entry ``i``'s ``(grid, level_order)``.  On an engine
+    every feature's checks come from one pass, all default edges from shared
+    passes and the user grids' counts from one pass.
+    """
+    data.checks(list(dict.fromkeys(name for entry in entries for name in entry)))
+    staged = []
+    for entry, (grid, level_order) in zip(entries, options):
+        if len(entry) == 1:
+            name = entry[0]
+            feature = data.feature(name, f"Column {name!r}")
+            check_feature_options(feature.categorical, name, grid, level_order, caller)
+            if feature.categorical:
+                require_levels(feature, f"Column {name!r}")
+                staged.append((entry, "categorical", [feature], level_order, grid))
+            else:
+                staged.append((entry, "numeric", [_numeric(data, feature, grid, caller)], None, grid))
+            continue
+        given = tuple(entry)
+        first, second, names = read_pair_for(data, given, conventions, caller)
+        grid1, grid2 = (None, None) if grid is None else _pair_grids(grid, given)
+        if level_order is not None and not first.categorical:
             raise ValueError(
-                f"The 'grid' parameter of {_CALLER} must hold at least two distinct finite values "
-                f"for column {feature.name!r}. Got {grid!r} instead."
+                f"The 'level_order' parameter of {caller} applies to a categorical feature; columns "
+                f"{given[0]!r} and {given[1]!r} are numeric."
             )
-        if values.min() < edges[0] or values.max() > edges[-1]:
-            raise ValueError(
-                f"The 'grid' parameter of {_CALLER} must cover column {feature.name!r} "
-                f"([{float(values.min())!r}, {float(values.max())!r}]). Got edges from "
-                f"{float(edges[0])!r} to {float(edges[-1])!r}."
-            )
-        counts = np.bincount(np.searchsorted(edges, values, side="left").clip(1) - 1, minlength=edges.size - 1)
-        if (counts == 0).any():
-            empty = int(np.flatnonzero(counts == 0)[0])
-            raise ValueError(
-                f"The 'grid' parameter of {_CALLER} leaves interval ({float(edges[empty])!r}, "
-                f"{float(edges[empty + 1])!r}] of column {feature.name!r} without rows; "
-                "ALE needs at least one row per interval."
-            )
-        return edges
+        if names != given:
+            grid1, grid2 = grid2, grid1
+        second_axis = _numeric(data, second, grid2, caller)
+        if first.categorical:
+            require_levels(first, f"Column {first.name!r}")
+            staged.append((names, "categorical x numeric", [first, second_axis], level_order, grid))
+        else:
+            staged.append((names, "numeric x numeric", [_numeric(data, first, grid1, caller), second_axis],
+                           None, grid))
+    _edges(data, [axis for _, _, axes, _, _ in staged for axis in axes], conventions, n_intervals, caller)
+    planned = []
     convention = CONVENTIONS[conventions]
-    k = convention.default_intervals if n_intervals is None else n_intervals
-    if weights is None:
-        edges = convention.edges(values, k, integer=feature.integer)
-    else:
-        edges = weighted_edges(convention, values, weights, k, integer=feature.integer,
-                               label=f"column {feature.name!r}")
-    return require_intervals(edges, f"Column {feature.name!r}")
+    for names, kind, axes, level_order, grid in staged:
+        if kind == "numeric":
+            planned.append((names, kind, Plan((_axis(data, axes[0]),), convention, spread=True)))
+            continue
+        if kind == "categorical":
+            order = data.level_order(axes[0], level_order, caller=caller)
+            planned.append((names, kind, Plan((data.level_axis(axes[0], order),), convention, spread=True)))
+            continue
+        first, second = axes
+        limit = pair_cell_limit(data.n_rows)
+        if kind == "categorical x numeric":
+            order = data.level_order(first, level_order, caller=caller)
+            shape = (len(first.levels), second.edges.shape[0] - 1)
+            _check_cells(data, names, shape, n_intervals, grid, f"Use n_intervals <= {max(1, limit // shape[0]):,}.",
+                         caller)
+            planned.append((names, kind, Plan((data.level_axis(first, order), _axis(data, second)),
+                                              convention, spread=True)))
+            continue
+        shape = (first.edges.shape[0] - 1, second.edges.shape[0] - 1)
+        _check_cells(data, names, shape, n_intervals, grid, f"Use n_intervals <= {math.isqrt(limit):,}.", caller)
+        planned.append((names, kind, Plan((_axis(data, first), _axis(data, second)),
+                                          convention, spread=True)))
+    return planned
 
 
-def _one(X, name, conventions, n_intervals, grid, level_order, weights):
-    """The plan of one feature: ``(kind, Plan)``."""
-    feature = read_feature(X[name], label=f"Column {name!r}")
-    check_feature_options(feature.categorical, name, grid, level_order, _CALLER)
-    if feature.categorical:
-        require_levels(feature, f"Column {name!r}")
-        order = _level_order(X, feature, level_order, weights)
-        return "categorical", Plan((level_axis(X, feature, order),), CONVENTIONS[conventions], spread=True)
-    edges = _intervals(feature.values, feature, conventions, n_intervals, grid, weights)
-    return "numeric", Plan((numeric_axis(X, feature, edges),), CONVENTIONS[conventions], spread=True)
-
-
-def _level_order(X, feature, requested, weights):
-    if weights is None:
-        return resolve_level_order(X, feature, requested, caller=_CALLER)
-    return resolve_level_order(X, feature, requested, caller=_CALLER, weights=weights)
-
-
-def _check_cells(X, names, shape, n_intervals, grid, *, categorical_first=False) -> None:
-    """Refuse a pair grid larger than pyale computes for the data (see pyale._core.bounds)."""
-    limit = pair_cell_limit(X.shape[0])
+def _check_cells(data, names, shape, n_intervals, grid, advice, caller) -> None:
+    param, value = ("grid", None) if grid is not None else ("n_intervals", n_intervals)
     if grid is not None:
-        param, value, advice = "grid", None, "Pass fewer edges."
-    elif categorical_first:
-        param, value, advice = "n_intervals", n_intervals, f"Use n_intervals <= {max(1, limit // shape[0]):,}."
-    else:
-        param, value, advice = "n_intervals", n_intervals, f"Use n_intervals <= {math.isqrt(limit):,}."
-    check_pair_cells(X.shape[0], shape, param=param, caller=_CALLER, features=tuple(names), value=value,
+        advice = "Pass fewer edges."
+    check_pair_cells(data.n_rows, shape, param=param, caller=caller, features=tuple(names), value=value,
                      advice=advice)
 
 
-def _pair(X, names, conventions, n_intervals, grid, level_order, weights):
-    """The plan of a pair: ``(names in the order used, kind, Plan)``."""
-    given = tuple(names)
-    first, second, names = read_pair_for(FrameData(X, caller=_CALLER), given, conventions, _CALLER)
-    grid1, grid2 = (None, None) if grid is None else _pair_grids(grid, given)
-    if level_order is not None and not first.categorical:
-        raise ValueError(
-            f"The 'level_order' parameter of {_CALLER} applies to a categorical feature; columns "
-            f"{given[0]!r} and {given[1]!r} are numeric."
-        )
-    if tuple(names) != given:  # iml: categorical x numeric given numeric first; the grids follow
-        grid1, grid2 = grid2, grid1
-    edges2 = _intervals(second.values, second, conventions, n_intervals, grid2, weights)
-    second_axis = numeric_axis(X, second, edges2)
+def _axis(data, numeric: "_Numeric"):
+    return data.numeric_axis(numeric.feature, numeric.edges)
+
+
+def _edges(data, axes: list, conventions: str, n_intervals, caller: str) -> None:
+    """Fill in every numeric axis' edges: the convention's (shared passes), user grids checked (one pass)."""
+    numeric = [a for a in axes if isinstance(a, _Numeric)]
     convention = CONVENTIONS[conventions]
-    if first.categorical:
-        require_levels(first, f"Column {first.name!r}")
-        order = _level_order(X, first, level_order, weights)
-        _check_cells(X, names, (len(first.levels), len(edges2) - 1), n_intervals, grid, categorical_first=True)
-        return names, "categorical x numeric", Plan((level_axis(X, first, order), second_axis),
-                                                    convention, spread=True)
-    edges1 = _intervals(first.values, first, conventions, n_intervals, grid1, weights)
-    _check_cells(X, names, (len(edges1) - 1, len(edges2) - 1), n_intervals, grid)
-    return names, "numeric x numeric", Plan((numeric_axis(X, first, edges1), second_axis),
-                                            convention, spread=True)
+    k = convention.default_intervals if n_intervals is None else n_intervals
+    default = list({a.feature.name: a.feature for a in numeric if a.grid is None}.values())
+    if default:
+        found = data.edges(default, convention, k, param="n_intervals")
+        for a in numeric:
+            if a.grid is None:
+                a.edges = require_intervals(found[a.feature.name], f"Column {a.feature.name!r}")
+    user = {a.feature.name: a.edges for a in numeric if a.grid is not None}
+    if user:
+        counts = data.interval_counts(user)
+        for name, edges in user.items():
+            empty = np.flatnonzero(counts[name][1] == 0)
+            if empty.shape[0]:
+                k = int(empty[0])
+                raise ValueError(
+                    f"The 'grid' parameter of {caller} leaves interval ({float(edges[k])!r}, "
+                    f"{float(edges[k + 1])!r}] of column {name!r} without rows; "
+                    "ALE needs at least one row per interval."
+                )
+
+
+def _user_edges(grid, name, caller: str) -> np.ndarray:
+    points = check_numbers(grid, param="grid", caller=caller, where=f"column {name!r}")
+    edges = np.unique(points)
+    if edges.shape[0] < 2 or not np.all(np.isfinite(edges)):
+        raise ValueError(
+            f"The 'grid' parameter of {caller} must hold at least two distinct finite values "
+            f"for column {name!r}. Got {grid!r} instead."
+        )
+    return edges
+
+
+def _covering(data, name, edges, caller: str) -> None:
+    low, high = data.value_range(name)
+    if low < edges[0] or high > edges[-1]:
+        raise ValueError(
+            f"The 'grid' parameter of {caller} must cover column {name!r} "
+            f"([{low!r}, {high!r}]). Got edges from {float(edges[0])!r} to {float(edges[-1])!r}."
+        )
+
+
+def _not_constant(data, feature: Feature, label: str) -> None:
+    low, high = data.value_range(feature.name)
+    if low == high:
+        require_intervals(np.array([low]), label)
+
+
+class _Numeric:
+    """A numeric axis to be: its feature and its user grid (None: the convention's edges)."""
+
+    def __init__(self, feature: Feature, grid):
+        self.feature, self.grid, self.edges = feature, grid, None
+
+
+def _numeric(data, feature, grid, caller) -> _Numeric:
+    if grid is not None:
+        edges = _user_edges(grid, feature.name, caller)
+        _covering(data, feature.name, edges, caller)
+        axis = _Numeric(feature, grid)
+        axis.edges = edges
+        return axis
+    _not_constant(data, feature, f"Column {feature.name!r}")
+    return _Numeric(feature, None)
 
 
 def _pair_grids(grid, names):
@@ -438,21 +494,22 @@ def ale(
     binning = check_binning(binning, n_intervals, grid, caller=_CALLER)
     adapter, caller = job.caller_for(array_model(model, jacobian if method == "gradient" else None), response,
                                      response_method)
-    job.planned = rhale_plans(job.planned, job.X, job.weights, engine_data=job.data,
+    on_engine = None if job.data.engine.in_memory else job.data  # the bin search from derivatives is a reduction there
+    job.planned = rhale_plans(job.planned, job.X, job.weights, engine_data=on_engine,
                               conventions=job.conventions, method=method, model=model, jacobian=jacobian,
                               binning=binning, caller=caller, max_rows=job.max_rows_per_call, caller_name=_CALLER)
     job.check_replicates(n_bootstrap, len(adapter.output_names or ()), caller_name=_CALLER)
     draws = job.draws(n_bootstrap, random_state) if n_bootstrap else None
     plans, names = [p for _, _, p in job.planned], [n for n, _, _ in job.planned]
-    in_memory = job.X if job.data is None else None  # an engine's frame: its rows are counted by the engine
+    in_memory = job.X if job.data.engine.in_memory else None  # an engine's frame: its rows are counted by the engine
     with effect_progress(progress, caller, in_memory, plans, names=names):
         estimates = job.estimate(caller, model, draws)
     outputs = _output_names(adapter, caller)
     normaliser = job.normalisers(caller, len(outputs))
     results = []
     values = FeatureValues(in_memory)
-    for (names, kind, plan), est in zip(job.planned, estimates):
-        result = _result(names, kind, plan, est, outputs, conventions, normaliser, adapter, values,
+    for (names, kind, plan), est, similarity in zip(job.planned, estimates, job.similarity):
+        result = _result(names, kind, plan, est, outputs, conventions, normaliser, adapter, values, similarity,
                          binning=binning)
         if draws is not None:
             result = result._with_bootstrap(est.replicates, est.replicate_counts, job.ci_level, "data")
@@ -467,13 +524,12 @@ class _Job:
     def __init__(self, X, features, *, caller_name, conventions, n_intervals, grid, level_order,
                  max_rows_per_call, feature_names, sample_weight, ci_level, y):
         X, self.native = as_pandas(X, param="X", caller=caller_name, feature_names=feature_names)
-        self.data = None
-        if is_engine_frame(X):  # Dask, Spark, polars lazy: the plans come from the engine's summaries
-            frame_name = engine_name(X)
+        data = None  # the rows as the grid stage sees them: an engine's (EngineData) or the frame's (FrameData)
+        if is_engine_frame(X):  # Dask, Spark, polars lazy: the grid comes from the engine's summaries
             if isinstance(sample_weight, str):
                 _refuse_weight_feature(features, sample_weight, caller=caller_name)
-            self.data = open_engine(X, caller=caller_name, sample_weight=sample_weight)
-            X, sample_weight = self.data.schema, None
+            data = open_engine(X, caller=caller_name, sample_weight=sample_weight)
+            X, sample_weight = data.schema, None
         else:
             check_frame(X, param="X", caller=caller_name)
             if _names_a_column(sample_weight, X):
@@ -491,64 +547,58 @@ class _Job:
         self.max_rows_per_call = max_rows_per_call
         self.ci_level = check_level(ci_level, param="ci_level", caller=caller_name)
         weights = None if sample_weight is None else check_weights(sample_weight, X.shape[0], caller=caller_name)
-        if self.data is not None:
-            response = None if y is None else response_column(self.data, y, caller=caller_name)
+        if data is not None:
+            response = None if y is None else response_column(data, y, caller=caller_name)
         else:
             response = None if y is None else check_response(y, X, caller=caller_name)
-        if self.data is None and isinstance(features, (list, np.ndarray, pd.Index)):
+        if data is None and isinstance(features, (list, np.ndarray, pd.Index)):
             # every effect's rows are held together (pyale._core.bounds): checked before each entry is read
             check_effects(len(features), X.shape[0], param="features", caller=caller_name,
                           advice=" Ask for fewer features per call.")
         entries, self.many = _entries(X, features)
         if self.many:
             _check_list_options(X, entries, grid, level_order)
+        self.similarity = [_ordered_by_similarity(X, entry, level_order if not self.many else
+                                                  _options_for(X, entry, grid, level_order)[1], self.conventions)
+                           for entry in entries]
         self.kept = None
         if weights is not None and not (weights > 0).all():
             self.kept = np.flatnonzero(weights > 0)  # a zero weight drops the row
             X, weights = X.take(self.kept), weights[self.kept]
             if response is not None:
                 response = response[self.kept]
-        self.X, self.weights, self.response = X, weights, response
-        self.planned = []
+        if data is None:
+            data = FrameData(X, caller=caller_name, weights=weights)
+        self.data, self.X, self.weights, self.response = data, X, weights, response
+        self.chunk_weights = None
         if auto:  # one count for main effects, one for pairs, from the rows taking part
-            n_rows = X.shape[0] if self.data is None else self.data.n_rows
-            n_intervals = {size: auto_intervals(n_rows, CONVENTIONS[self.conventions].default_intervals, pair=size == 2)
-                           for size in (1, 2)}
-        if self.data is not None:
-            if self.conventions == "ale":
+            default = CONVENTIONS[self.conventions].default_intervals
+            n_intervals = {size: auto_intervals(data.n_rows, default, pair=size == 2) for size in (1, 2)}
+        options = [(grid, level_order) if not self.many else _options_for(X, entry, grid, level_order)
+                   for entry in entries]
+        if self.conventions == "ale":  # R's ale rules: pyale._alepkg.plans builds the plans
+            if not data.engine.in_memory:
                 raise ValueError(
                     f"The 'conventions' parameter of {caller_name} cannot be 'ale' (R's ale package) for a "
-                    f"{frame_name}: those rules run in memory only. Use 'aleplot' or 'iml', or collect "
+                    f"{data.engine.name}: those rules run in memory only. Use 'aleplot' or 'iml', or collect "
                     "the rows into pandas first."
                 )
-            options = [(grid, level_order) if not self.many else _options_for(X, entry, grid, level_order)
-                       for entry in entries]
-            if not auto:
-                self.planned = ale_plans(self.data, entries, options, self.conventions, n_intervals, caller_name,
-                                         _pair_grids)
-                return
-            planned = {}
-            for size in (1, 2):
-                chosen = [i for i, entry in enumerate(entries) if len(entry) == size]
-                if chosen:
-                    plans = ale_plans(self.data, [entries[i] for i in chosen], [options[i] for i in chosen],
-                                      self.conventions, n_intervals[size], caller_name, _pair_grids)
-                    planned.update(zip(chosen, plans))
-            self.planned = [planned[i] for i in range(len(entries))]
-            return
-        if self.conventions == "ale":  # R's ale rules: pyale._alepkg.plans builds the plans
-            from ._alepkg.plans import ale_plan, check_ale_options
-
             check_ale_options(grid, weights, caller=caller_name)
             self.planned = [ale_plan(X, entry, n_intervals[len(entry)] if auto else n_intervals,
-                                     level_order if not self.many else
-                                     _options_for(X, entry, None, level_order)[1], caller=caller_name)
-                            for entry in entries]
+                                     level_order if not self.many else option[1], caller=caller_name)
+                            for entry, option in zip(entries, options)]
             return
-        for entry in entries:
-            entry_grid, entry_order = (grid, level_order) if not self.many else _options_for(X, entry, grid, level_order)
-            self.planned.append(_plan(X, entry, self.conventions, n_intervals[len(entry)] if auto else n_intervals,
-                                      entry_grid, entry_order, weights))
+        if not auto:
+            self.planned = _plans(data, entries, options, self.conventions, n_intervals, caller_name)
+            return
+        planned = {}
+        for size in (1, 2):
+            chosen = [i for i, entry in enumerate(entries) if len(entry) == size]
+            if chosen:
+                plans = _plans(data, [entries[i] for i in chosen], [options[i] for i in chosen],
+                               self.conventions, n_intervals[size], caller_name)
+                planned.update(zip(chosen, plans))
+        self.planned = [planned[i] for i in range(len(entries))]
 
     def caller_for(self, model, response, response_method=None):
         """The model's adapter and :class:`ModelCaller` (``response_method``: see :func:`adapt_model`)."""
@@ -566,47 +616,36 @@ class _Job:
         """
         if not n_bootstrap:
             return
-        n_rows = self.X.shape[0] if self.data is None else self.data.engine.n_rows  # all rows: no pass over them
+        n_rows = self.data.engine.n_rows  # all rows: no pass over them
         values = sum(effect_values(plan.axes) for _, _, plan in self.planned) * max(n_outputs, 1)
         check_replicates(n_bootstrap, values, param="n_bootstrap", caller=caller_name,
                          bytes_each=bytes_each + 8 * -(-n_rows // CHUNK),  # + the draws per chunk of rows
                          advice=" Use a smaller n_bootstrap.")
 
     def draws(self, n_bootstrap, random_state):
-        if self.data is not None:
-            draws, self.chunk_weights = engine_draws(self.data, n_bootstrap, random_state, caller=_CALLER)
-            return draws
-        weights = self.weights
-        if weights is not None and np.all(weights == weights[0]):
-            weights = None  # equal weights resample uniformly: the same replicates as without weights
-        chunk_weights = None if weights is None else np.add.reduceat(weights, np.arange(0, self.X.shape[0], CHUNK))
-        return make_draws(self.X.shape[0], n_bootstrap, random_state, chunk_weights=chunk_weights)
+        """The bootstrap draws of the rows (weighted: ``self.chunk_weights`` gives the chunks' weights)."""
+        draws, self.chunk_weights = engine_draws(self.data, n_bootstrap, random_state, caller=_CALLER)
+        return draws
 
     def estimate(self, caller, model, draws=None):
-        if self.data is not None:
-            probe(caller, probe_rows(self.data), lambda exc: _explained(exc, self.X, model))
-            return engine_estimate(self.data, [plan for _, _, plan in self.planned], caller, draws=draws,
-                                   chunk_weights=getattr(self, "chunk_weights", None),
-                                   rows_per_call=self.max_rows_per_call)
-        weights = self.weights
+        """Every plan's estimate in one pass over the rows (an engine's model is probed on a few rows first)."""
+        def explained(exc):
+            return _explained(exc, self.X, model)
+
+        if not self.data.engine.in_memory:  # the model runs on the workers: a first failure is explained here
+            probe(caller, probe_rows(self.data), explained)
         try:
-            return estimate(
-                PandasEngine(self.X), [plan for _, _, plan in self.planned], caller,
-                weights=None if weights is None else (lambda block, offset: weights[offset:offset + block.shape[0]]),
-                draws=draws,
-                chunk_weights=None if draws is None or not draws.weighted else (
-                    lambda chunk: weights[chunk * CHUNK:(chunk + 1) * CHUNK]),
-                rows_per_call=self.max_rows_per_call,
-            )
+            return engine_estimate(self.data, [plan for _, _, plan in self.planned], caller, draws=draws,
+                                   chunk_weights=self.chunk_weights if draws is not None else None,
+                                   rows_per_call=self.max_rows_per_call)
         except PredictionError as exc:
             if caller.calls == 0 and exc.__cause__ is not None:  # the very first call raised
-                raise _explained(exc, self.X, model) from exc.__cause__
+                raise explained(exc) from exc.__cause__
             raise
-
 
     def normalisers(self, caller, n_outputs: int):
         """The response distribution of each output (see :class:`_Normalisers`)."""
-        if self.data is not None:
+        if not self.data.engine.in_memory:
             return EngineNormalisers(self.data, self.response, caller, n_outputs)
         return _Normalisers(caller, self.X, self.weights, self.response, n_outputs)
 
@@ -695,6 +734,23 @@ class _Normalisers:
         return self._built
 
 
+def _ordered_by_similarity(X: pd.DataFrame, entry, level_order, conventions: str) -> tuple:
+    """Per feature of ``entry``: whether its levels will be ordered by similarity (not by the user).
+
+    An unordered categorical without ``level_order``; under R's ale rules a
+    two-valued feature is "binary", its values in sorted order, not by similarity.
+    """
+    def by_similarity(name) -> bool:
+        column = X[name]
+        if column_kind(column) != "categorical" or level_order is not None:
+            return False
+        if isinstance(column.dtype, pd.CategoricalDtype) and column.dtype.ordered:
+            return False
+        return not (conventions == "ale" and column.nunique() <= 2)
+
+    return tuple(by_similarity(name) for name in entry)
+
+
 def _options_for(X: pd.DataFrame, entry, grid, level_order):
     """In a list of features, ``grid`` serves numeric entries and ``level_order`` categorical ones."""
     kinds = [column_kind(X[name]) for name in entry]
@@ -718,16 +774,8 @@ def _check_list_options(X: pd.DataFrame, entries: list, grid, level_order) -> No
         )
 
 
-def _plan(X, entry, conventions, n_intervals, grid, level_order, weights):
-    """``(names, kind, Plan)`` of one requested feature or pair."""
-    if len(entry) == 2:
-        return _pair(X, entry, conventions, n_intervals, grid, level_order, weights)
-    kind, plan = _one(X, entry[0], conventions, n_intervals, grid, level_order, weights)
-    return entry, kind, plan
-
-
-def _result(names, kind, plan, est, outputs, conventions, normaliser, adapter=None, values=None, *,
-            binning=None) -> ALEResult:
+def _result(names, kind, plan, est, outputs, conventions, normaliser, adapter=None, values=None,
+            similarity=None, *, binning=None) -> ALEResult:
     axes = plan.axes
     grids = []
     for axis in axes:
@@ -752,6 +800,7 @@ def _result(names, kind, plan, est, outputs, conventions, normaliser, adapter=No
         data_values=values,
         method="gradient" if isinstance(plan.convention, GradientRule) else "finite_difference",
         binning=repr(binning) if binning is not None and isinstance(axes[0], SearchedAxis) else None,
+        ordered_by_similarity=similarity,
     )
 
 

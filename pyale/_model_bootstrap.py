@@ -16,8 +16,7 @@ import numpy as np
 from ._api import _CONVENTIONS, _Job, _Normalisers, _output_names, _result  # noqa: F401
 import pandas as pd
 
-from ._engine_plans import is_engine_frame
-from ._engines import engine_name
+from ._engines import engine_name, is_engine_frame
 from ._checks import check_int, check_random_state, check_response
 from ._frames import Converted, as_pandas
 from ._progress import check_progress, open_bar
@@ -158,7 +157,7 @@ def model_bootstrap(
     results = []
     for index, ((names, kind, plan), est) in enumerate(zip(job.planned, estimates)):
         result = _result(names, kind, plan, est, outputs, job.conventions, normaliser, adapter,
-                         FeatureValues(job.X if job.data is None else None))
+                         FeatureValues(job.X if job.data.engine.in_memory else None), job.similarity[index])
         replicates = np.stack([effects[index] for effects in replicate_effects])
         replicate_counts = np.broadcast_to(est.counts, (n_bootstrap,) + est.counts.shape)
         results.append(result._with_bootstrap(replicates, replicate_counts, job.ci_level, "model"))

@@ -19,8 +19,11 @@ from ._rbase import r_seq
 from ._results import PDPlotResult
 from ._checks import is_tuple_label, resolve_column, resolve_pair
 from ._frames import as_pandas
-from ._engine_plans import is_engine_frame, open_engine, read_pair
-from ._core.engine_passes import PDAxis, pd_sums, probe, probe_rows
+from ._core.engine_grid import open_engine
+from ._core.pairs import read_pair
+from ._engines import is_engine_frame
+from ._core.engine_passes import probe, probe_rows
+from ._core.pd import PDAxis, pd_sums
 
 __all__ = ["PDPlot"]
 

@@ -77,8 +77,20 @@ def level_square_jacobian(x):
     return out
 
 
+#: Per level of x1 (0..5): its value when x4 == 2, and otherwise (no order of the levels makes either monotone).
+LEVEL_TABLE = np.array([[0.0, 3.0, -1.0, 4.0, 1.0, 2.0], [2.0, -2.0, 1.0, 0.0, 3.0, -1.0]])
+
+
+def level_table(x):
+    """A nominal x1 (levels 0..5): its effect read from ``LEVEL_TABLE`` (the row set by x4 == 2), doubled where
+    x3 > 0.25 (between two candidate thresholds); plus x2^2."""
+    gain = np.where(x[:, 2] > 0.25, 2.0, 1.0)
+    return gain * LEVEL_TABLE[np.where(x[:, 3] == 2, 0, 1), x[:, 0].astype(int)] + x[:, 1] ** 2
+
+
 MODELS = {"conditional_interaction": conditional_interaction, "four_regions": four_regions,
-          "linear_gate": linear_gate, "level_gate": level_gate, "level_square": level_square}
+          "linear_gate": linear_gate, "level_gate": level_gate, "level_square": level_square,
+          "level_table": level_table}
 JACOBIANS = {"level_square": level_square_jacobian, "conditional_interaction": conditional_interaction_jacobian, "four_regions": four_regions_jacobian,
              "linear_gate": linear_gate_jacobian, "level_gate": level_gate_jacobian}
 
@@ -98,6 +110,11 @@ def make_data(kind: str, n: int, seed: int) -> np.ndarray:
         x = rng.uniform(-1, 1, (n, 3))
         x[:, 0] = rng.integers(0, 5, n).astype(float)
         return x
+    if kind == "levels_first4":
+        x = rng.uniform(-1, 1, (n, 4))
+        x[:, 0] = rng.integers(0, 6, n).astype(float)
+        x[:, 3] = rng.integers(0, 4, n).astype(float)
+        return x
     if kind == "levels4":
         x = rng.uniform(-1, 1, (n, 4))
         x[:, 3] = rng.integers(0, 4, n).astype(float)
@@ -107,6 +124,8 @@ def make_data(kind: str, n: int, seed: int) -> np.ndarray:
 
 #: Each case: model, data (kind, n, seed), effector method ("ale" or "rhale"), RHALE's binning ("fixed": 20 equal
 #: bins, the default here; "dp" or "agglomerative": re-found in every region), finder and its settings.
+#: ``categorical_feature``: x1 is effector's ordinal feature (integer levels); ``nominal_feature``: x1 is declared
+#: nominal to effector (its all-pairs criterion), an unordered categorical to pyale.
 CASES = [
     {"name": "ci_ale_best", "model": "conditional_interaction", "data": ["uniform3", 500, 1], "method": "ale",
      "finder": "best", "settings": {}},
@@ -141,6 +160,15 @@ CASES = [
      "method": "rhale", "binning": "dp", "finder": "best", "settings": {}},
     {"name": "levels_rhale_dp_best", "model": "level_gate", "data": ["levels4", 500, 13],
      "method": "rhale", "binning": "dp", "finder": "best", "settings": {"max_depth": 1}},
+    {"name": "nominal_ale_best", "model": "level_square", "data": ["levels_first3", 600, 14], "method": "ale",
+     "finder": "best", "settings": {}, "nominal_feature": True},
+    {"name": "nominal_ale_levelwise", "model": "level_square", "data": ["levels_first3", 300, 17], "method": "ale",
+     "finder": "best_level_wise", "settings": {"max_depth": 3}, "nominal_feature": True},
+    {"name": "nominal_table_best", "model": "level_table", "data": ["levels_first4", 700, 18], "method": "ale",
+     "finder": "best", "settings": {"max_depth": 3}, "nominal_feature": True},
+    {"name": "nominal_table_small_nodes", "model": "level_table", "data": ["levels_first4", 150, 19],
+     "method": "ale", "finder": "best", "settings": {"min_samples_leaf": 30, "min_heterogeneity_decrease_pcg": 0.2},
+     "nominal_feature": True},
 ]
 
 #: pyale's names for effector's finder settings.
@@ -166,4 +194,6 @@ def TRUTH(model: str, x: np.ndarray, x1: np.ndarray) -> np.ndarray:
         return np.where(x[:, [3]] == 2, 2.0, -1.0) * x1
     if model == "level_square":
         return np.where(x[:, [1]] < 0, -1.0, 1.0) * x1 ** 2
+    if model == "level_table":
+        return np.where(x[:, [2]] > 0.25, 2.0, 1.0) * LEVEL_TABLE[np.where(x[:, [3]] == 2, 0, 1), x1.astype(int)]
     raise ValueError(model)

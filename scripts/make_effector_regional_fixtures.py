@@ -53,6 +53,10 @@ def run_case(case: dict, seed_offset: int = 0) -> dict:
     names = [f"x{i + 1}" for i in range(x.shape[1])]
     model = MODELS[case["model"]]
     schema = {"feature_names": names}
+    if case.get("nominal_feature", False):  # x1 declared nominal (effector would infer integer levels ordinal),
+        from effector.ingestion import infer_feature_types  # the other columns as effector infers them
+
+        schema["feature_types"] = ["nominal"] + infer_feature_types(x)[1:]
     if case["method"] == "ale":
         effect = effector.ALE(x, model, nof_instances="all", schema=schema)
     else:
@@ -61,7 +65,8 @@ def run_case(case: dict, seed_offset: int = 0) -> dict:
     effect.fit([0], binning_method=ap.Fixed(nof_bins=20) if binning == "fixed" else binning)
     finder_class = sp.Best if case["finder"] == "best" else sp.BestLevelWise
     partition = effect.find_regions(0, finder=finder_class(**case["settings"]))
-    categorical = case.get("categorical_feature", False)  # effector infers x1 (integers 0..4) ordinal
+    # effector infers x1 (integers 0..4) ordinal; a nominal x1 is evaluated at its levels too
+    categorical = case.get("categorical_feature", False) or case.get("nominal_feature", False)
     edges = np.unique(x[:, 0]) if categorical else np.linspace(x[:, 0].min(), x[:, 0].max(), 21)
     regions = []
     for r in partition.regions:

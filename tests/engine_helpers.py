@@ -33,7 +33,7 @@ class BlockEngine(Engine):
 
     def map_reduce(self, func, combine=add_results, *, columns=None):
         self.passes += 1
-        frame = self.frame if columns is None else self.frame[list(columns)]  # a wrong hint fails
+        frame = self.frame if columns is None else self.frame[list(dict.fromkeys(columns))]  # a wrong hint fails
         parts = [
             func(frame.iloc[start : start + size], start)
             for start, size in zip(self.starts, self.sizes)

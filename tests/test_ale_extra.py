@@ -101,6 +101,12 @@ def test_surface_arguments_are_checked():
     pf = ale_extra_cases.PY_MODELS["binary_num"]
     with pytest.raises(ValueError, match="The 'exclude_cols' parameter of ALE removes every term"):
         pyale.ALE(None, "x", data, "y", pred_fun=pf, exclude_cols="x")
+    # Before: an unknown column in exclude_cols was reported as "The 'x_cols' parameter of ALE names ...".
+    for call in (lambda: pyale.ALE(None, ["x", "b"], data, "y", pred_fun=pf, exclude_cols=["nope"]),
+                 lambda: pyale.ALE(None, ["x", "b"], data, "y", pred_fun=pf).get(exclude_cols="nope")):
+        with pytest.raises(ValueError, match=re.escape("The 'exclude_cols' parameter of ALE names 'nope', which is "
+                                                       "not a column of 'data'.")):
+            call()
     with pytest.raises(ValueError, match=re.escape("The 'sample_size' parameter of ALE must be a whole number >= 0. "
                                                    "Got -1 instead.")):
         pyale.ALE(None, "x", data, "y", pred_fun=pf, sample_size=-1)
@@ -115,8 +121,9 @@ def test_surface_arguments_are_checked():
 def test_invert_probs_refusals():
     data = ale_extra_cases.make_data(1, 30).drop(columns=["yb"])
     res = pyale.ALE(None, "x", data, "y", pred_fun=ale_extra_cases.PY_MODELS["binary_num"])
-    with pytest.raises(ValueError, match="cannot be inverted because some values are not between 0 and 1"):
+    with pytest.raises(ValueError, match="cannot be inverted because some values are not between 0 and 1") as info:
         pyale.invert_probs(res)
+    assert "np.float64" not in str(info.value)  # before: "runs from np.float64(-2.5) to ..."
     probs = pyale.ALE(None, "x", ale_extra_cases.make_data(1, 30).drop(columns=["y"]), "yb",
                       pred_fun=ale_extra_cases.PY_MODELS["probability"])
     inverted = pyale.invert_probs(probs, rename_y_col="no_event")

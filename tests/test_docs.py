@@ -168,7 +168,7 @@ _CHECKS = {"GL06", "GL07", "GL08", "PR01", "PR02", "PR03", "PR10", "RT02", "SS01
 # Result containers built by pyale: their fields are documented once, as
 # Attributes, so PR01 (constructor parameters) would ask for them twice.
 _RESULTS = {"ALEResult", "ALEResults", "ALEPlotResult", "PDPlotResult", "ShapeCheck", "Materiality", "ReasonCodes",
-            "RegionalResult", "Region"}
+            "RegionalResult", "Region", "Comparison", "Report"}
 
 
 def _public_members(cls) -> list[str]:

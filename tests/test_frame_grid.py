@@ -1,7 +1,7 @@
 """The grid stage's two kinds of rows answer alike: FrameData (a pandas frame) and EngineData (blocks).
 
 The front-ends build their plans through one function for either
-(:mod:`pyale._aleplot`, :func:`pyale._engine_plans.read_pair`), so every
+(:mod:`pyale._aleplot`, :func:`pyale._core.pairs.read_pair`), so every
 question the grid stage asks must get the same answer from
 :class:`~pyale._core.frame_grid.FrameData` (whole-column NumPy) as from
 :class:`~pyale._core.engine_grid.EngineData` over the same rows cut into
@@ -23,7 +23,7 @@ from engine_helpers import BlockEngine
 from pyale._core.conventions import ALEPLOT, IML
 from pyale._core.engine_grid import EngineData
 from pyale._core.frame_grid import FrameData
-from pyale._engine_plans import read_pair, read_pair_for
+from pyale._core.pairs import read_pair, read_pair_for
 
 
 def _frame(n: int = 60, seed: int = 3) -> pd.DataFrame:

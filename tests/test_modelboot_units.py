@@ -39,6 +39,15 @@ REFUSALS = [
     (dict(output_ale="yes"), TypeError, "The 'output_ale' parameter of ModelBoot must be True or False. Got 'yes' instead."),
     (dict(ale_options={"boot_it": 3}), ValueError,
      "The 'ale_options' parameter of ModelBoot must not set 'boot_it' (ModelBoot sets it)."),
+    # Before: ALE.__init__()'s own TypeError "got an unexpected keyword argument 'foo'".
+    (dict(ale_options={"foo": 1}), ValueError,
+     "The 'ale_options' parameter of ModelBoot sets 'foo', which ALE does not take; it takes ['x_cols', "),
+    # Before: numpy's MemoryError "Unable to allocate 873. TiB" (or a long wait).
+    (dict(boot_it=10**12), ValueError, "The 'boot_it' parameter of ModelBoot asks for 1,000,000,000,000 replicates"),
+    # Before: "The 'data' parameter of ALE must not have missing values" (ALE, not the function called).
+    (dict(data=_data().assign(x=[np.nan] + [0.5] * 29)), ValueError,
+     "The 'data' parameter of ModelBoot must not have missing values with output_ale=True (its ALE refuses them, "
+     "as R's ale does). Column 'x' has 1 missing value(s)."),
     (dict(refit=3), TypeError,
      "The 'refit' parameter of ModelBoot must be a callable refit(boot_data) -> model. Got int instead."),
     (dict(y_col="w"), ValueError, "The 'y_col' parameter of ModelBoot must be a column of 'data'. Got 'w' instead."),
@@ -49,7 +58,7 @@ REFUSALS = [
 
 @pytest.mark.parametrize("keywords, error, message", REFUSALS, ids=[m[:40] for _, _, m in REFUSALS])
 def test_refusals(keywords, error, message):
-    data = _data()
+    data = keywords.pop("data", _data())
     refit = keywords.pop("refit", None)
     with pytest.raises(error, match=re.escape(message)):
         pyale.ModelBoot(_fit(data), data, refit, boot_it=keywords.pop("boot_it", 2), **keywords)
@@ -125,6 +134,21 @@ def test_standardised_accuracies_are_one_for_perfect_predictions_and_half_for_th
 
 
 @pytest.mark.parametrize("name, r_name", [("Intercept", "(Intercept)"), ("g[T.b]", "gb"), ("z[T.True]", "zTRUE"),
-                                          ("C(g)[T.c]", "gc"), ("g[T.b]:x", "gb:x"), ("x:z", "x:z")])
+                                          ("C(g)[T.c]", "gc"), ("g[T.b]:x", "gb:x"), ("x:z", "x:z"),
+                                          ('Q("class")', "class"), ('Q("class")[T.b]', "classb"),
+                                          ("C(Q('class'))[T.b]", "classb"), ('Q("if")', "`if`"),
+                                          ('Q("my var"):x', "`my var`:x")])
 def test_coefficient_names_as_r_prints_them(name, r_name):
+    # Before: patsy's quoting of a keyword-named column stayed: 'Q("class")', not R's 'class'.
     assert r_term_name(name) == r_name
+
+
+def test_a_keyword_named_column_keeps_its_place_among_the_coefficients():
+    # Before: Q("class") was listed after every other main effect (its name was not found in the formula).
+    import statsmodels.formula.api as smf
+
+    rng = np.random.default_rng(1)
+    data = pd.DataFrame({"x1": rng.normal(size=30), "class": rng.integers(0, 2, 30), "g": rng.choice(list("abc"), 30)})
+    data["y"] = data["x1"] + data["class"] + rng.normal(size=30)
+    boot = pyale.ModelBoot(smf.ols('y ~ x1 + Q("class") + g', data).fit(), data, boot_it=3, seed=0, output_ale=False)
+    assert boot.model_coefs["term"].tolist() == ["(Intercept)", "x1", "class", "gb", "gc"]

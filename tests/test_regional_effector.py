@@ -46,6 +46,9 @@ def replay(fixture: dict) -> pyale.RegionalResult:
         options.update(method="gradient", jacobian=cases.JACOBIANS[case["model"]])
     if case.get("categorical_feature"):  # effector's ordinal x1: pyale's categorical, levels ascending
         X["x1"] = pd.Categorical(X["x1"])
+        options.update(level_order=sorted(X["x1"].cat.categories), feature_type="ordinal")
+    elif case.get("nominal_feature"):  # effector's nominal x1: an unordered categorical ("auto" makes it nominal);
+        X["x1"] = pd.Categorical(X["x1"])  # the curves in effector's (ascending) order
         options.update(level_order=sorted(X["x1"].cat.categories))
     elif case.get("binning", "fixed") == "fixed":
         options.update(grid="uniform", n_intervals=20)
@@ -67,8 +70,8 @@ def compare(result: pyale.RegionalResult, fixture: dict) -> None:
     tol = fixture["meta"]["tolerance"]
     rtol = tol["rtol"] if fixture["case"]["method"] == "rhale" else tol["rtol_secant"]
     rebinned = fixture["case"].get("binning", "fixed") != "fixed"
-    categorical = fixture["case"].get("categorical_feature", False)
-    if categorical:  # effector's ALE of an ordinal feature: adjacent-level differences, exact secants
+    categorical = fixture["case"].get("categorical_feature", False) or fixture["case"].get("nominal_feature", False)
+    if categorical:  # effector's ALE of a categorical feature: differences between levels, exact
         rtol = tol["rtol"]
         assert_allclose(np.asarray(result.regions[0].result.grid[0], dtype=float), fixture["edges"], rtol=0, atol=0)
     elif not rebinned:

@@ -157,6 +157,13 @@ def _library(meta: dict) -> str:
     return f"{meta['r_library']}{note}"
 
 
+def _number(value):
+    """A tolerance as a float: some generators record it exactly, as ``float.hex`` text."""
+    if isinstance(value, str):
+        return float.fromhex(value) if value.lower().lstrip("-").startswith("0x") else float(value)
+    return value
+
+
 def fixture_record(path: Path) -> dict:
     """What a fixture file says about itself, whichever generator wrote it."""
     data = json.loads(path.read_text())
@@ -168,8 +175,8 @@ def fixture_record(path: Path) -> dict:
     packages.update({key[: -len("_version")]: value for key, value in meta.items()
                      if key.endswith("_version") and key != "r_version"})
     tolerance = meta.get("tolerance") or {}
-    rtol = meta.get("rtol", tolerance.get("rtol"))
-    atol_scale = meta.get("atol_scale", tolerance.get("atol_scale"))
+    rtol = _number(meta.get("rtol", tolerance.get("rtol")))
+    atol_scale = _number(meta.get("atol_scale", tolerance.get("atol_scale")))
     case = meta.get("case") or (meta.get("arguments") if isinstance(meta.get("arguments"), dict) else {}) or {}
     cases = len(data["cases"]) if isinstance(data.get("cases"), list) else 1
     function = _r_function(data, case)

@@ -28,8 +28,9 @@ from .._frames import as_pandas
 from .._rbase.rng import iter_ale_bootstrap_rows
 from .axes import ale_axis, rebound_axis
 from .bootdata import boot_data_table, composite_offset, data_sample
-from .checks import CALLER, check_ale_arguments, resolve_x_cols
+from .checks import CALLER, check_ale_arguments, check_choice, column_value, per_column_option, resolve_x_cols
 from .model import Prediction, response_values
+from .pdist import check_p_values, with_aler_rows, with_p_value_column
 from .rbugs import needs_r_pairing, r_paired_replicates
 from .stats import STATISTICS, ale_statistics_1d, ale_statistics_2d, summarise_statistics
 from .tables import (
@@ -101,9 +102,10 @@ class ALE:
         Handed to ``pred_fun``, and to R's ``predict`` for an R model.  Other
         models accept only ``"response"`` (pass ``pred_fun`` to ask for
         another prediction type).
-    max_num_bins : int, default 10
+    max_num_bins : int or dict, default 10
         Bins of a numeric feature: the minimum, then ALEPlot's edges with
-        ``K = max_num_bins - 1``, repeats removed.
+        ``K = max_num_bins - 1``, repeats removed.  Per column (``ale``'s
+        development version): ``{"default": 10, "except": {"wt": 25}}``.
     boot_it : int, default 0
         Bootstrap replicates: the rows R's ``ale`` resamples for ``seed``
         (``sample.int`` under L'Ecuyer-CMRG), each a reweighting of the full
@@ -133,6 +135,29 @@ class ALE:
         row *i* by full-data row *i*'s level (each replicate then calls the
         model on its resampled rows, as R does).  For replicating a
         published figure; the default gives the right numbers.
+    fct_order : str or dict, default "ksd"
+        How an unordered categorical feature's levels are ordered (``ale``'s
+        development version; ordinal and binary features keep their order):
+        ``"ksd"`` ALEPlot's similarity order, the only order of ``ale`` 0.5.x
+        (the development version defaults to ``"levels"``); ``"levels"`` the
+        Categorical's categories as given, text sorted by code point;
+        ``"y_col"`` increasing mean response per level (the observed response
+        for a numeric one, the predictions of the first class otherwise),
+        ties in order of first appearance.  Per column:
+        ``{"default": "levels", "except": {"continent": "y_col"}}``.  The
+        first level is the reference (effect 0 before centring), so the order
+        changes the effects of a categorical feature (backward differences).
+    aled_fun : {"mad", "sd"}, default "mad"
+        ALED's (and NALED's) deviation from zero (``ale``'s development
+        version): ``"mad"`` the count-weighted mean absolute value (0.5.x),
+        ``"sd"`` the count-weighted root mean square.
+    p_values : pyale.ALEpDist, optional
+        R's ``p_values``: ``get(stats="all")`` gains a ``p.value`` column (each
+        estimate against the random variables' statistics, ``value_to_p``) and
+        ``y_summary`` the rows ``aler_lo_lo``, ``aler_lo``, ``aler_hi``,
+        ``aler_hi_hi``.  None (default; R's ``p_values = NULL``): no p-values.
+    aler_alpha : pair of float, default (0.01, 0.05)
+        R's ``aler_alpha``: the levels of those ``y_summary`` rows.
 
     Attributes
     ----------
@@ -173,8 +198,9 @@ class ALE:
     linked to OpenBLAS or MKL may reverse an order, which here changes the
     values (backward differences): make the column an ordered Categorical
     to impose an order.  Character columns' levels are sorted by code
-    point (R sorts in the session's locale).  pyale computes no p-values
-    (compare with R's ``p_values = NULL``).
+    point (R sorts in the session's locale).  R's ``p_values = "auto"`` (a
+    surrogate ``ALEpDist`` whenever ``boot_it > 0``) is not followed: p-values
+    come only from an explicit ``p_values=pyale.ALEpDist(...)``.
 
     Without a response column R stops; pyale then summarises the model's
     predictions on ``data`` instead (as R does for a binary or categorical
@@ -212,7 +238,8 @@ class ALE:
 
     def __init__(self, model, x_cols, data, y_col=None, *, pred_fun=None, pred_type="response",
                  max_num_bins=10, boot_it=0, boot_alpha=0.05, boot_centre="mean", seed=0, exclude_cols=None,
-                 output_boot_data=False, sample_size=500, replicate_r_bugs=False):
+                 output_boot_data=False, sample_size=500, replicate_r_bugs=False, fct_order="ksd", aled_fun="mad",
+                 p_values=None, aler_alpha=(0.01, 0.05)):
         data, native = as_pandas(data, param="data", caller=CALLER)
         prediction = Prediction.of(model, pred_fun, pred_type, native)
         if y_col is None:
@@ -221,6 +248,11 @@ class ALE:
                                    max_num_bins=max_num_bins, boot_it=boot_it, boot_alpha=boot_alpha,
                                    boot_centre=boot_centre, seed=seed)
         self.y_col = y_col
+        self.fct_order = per_column_option(
+            fct_order, param="fct_order", columns=data.columns,
+            read=lambda v, where: check_choice(v, param=where, choices=ALE_PACKAGE.fct_orders))
+        self.aled_fun = check_choice(aled_fun, param="aled_fun", choices=ALE_PACKAGE.aled_funs)
+        self._deviation = ALE_PACKAGE.deviation(self.aled_fun)
         self.replicate_r_bugs = _check_flag(replicate_r_bugs, "replicate_r_bugs")
         self.output_boot_data = _check_flag(output_boot_data, "output_boot_data")
         if exclude_cols is not None:
@@ -236,14 +268,22 @@ class ALE:
         X = data if y_col is None else data.drop(columns=[y_col])
         ordered = [(t,) for t in args.ordered_1d] + list(args.ordered_2d)
         infos = {}
+        by_response = []  # fct_order "y_col": ordered once the response values are known
         for term in ordered:
             for name in term:
                 if name not in infos:  # a ModelBoot refit's ALE keeps the full data's bins (R's .bins)
-                    infos[name] = (ale_axis(X, name, self.max_num_bins) if self._fixed_bins is None
-                                   else rebound_axis(X, self._fixed_bins[name], r_ceilings=self.replicate_r_bugs))
+                    if self._fixed_bins is not None:
+                        infos[name] = rebound_axis(X, self._fixed_bins[name], r_ceilings=self.replicate_r_bugs)
+                        continue
+                    order = column_value(self.fct_order, name)
+                    if order == "y_col":
+                        by_response.append(name)
+                    infos[name] = ale_axis(X, name, column_value(self.max_num_bins, name),
+                                           fct_order="levels" if order == "y_col" else order)
         for term in args.ordered_2d:  # a pair's cells are bounded by the data (pyale._core.bounds)
             check_pair_cells(X.shape[0], tuple(infos[n].axis.n_bins for n in term), param="max_num_bins",
-                             caller=CALLER, features=term, value=self.max_num_bins,
+                             caller=CALLER, features=term,
+                             value=max(column_value(self.max_num_bins, n) for n in term),
                              advice="Use a smaller max_num_bins.")
         self._check_boot_it(ordered, infos, 1)  # before the model is called: at least one category
         self.feature_types = {name: info.ale_type for name, info in infos.items()}
@@ -251,7 +291,15 @@ class ALE:
         caller = ModelCaller(prediction.predict, name=prediction.name, single_output=False)
         self.y_type, values, self.y_cats = response_values(caller, data, y_col, prediction)
         self.y_summary = y_summary(values, self.y_cats, y_col if y_col is not None else "yhat")
+        self.p_values = check_p_values(p_values, self.y_cats, CALLER)
+        if self.p_values is not None:  # R's var_summary(p_dist = ): the ALER bands of the random variables
+            self.y_summary = with_aler_rows(self.y_summary, self.p_values, self.y_cats, aler_alpha)
         self._values = values
+        for name in by_response:
+            if infos[name].ale_type == "categorical":
+                infos[name] = ale_axis(X, name, column_value(self.max_num_bins, name), fct_order="y_col",
+                                       response=values)
+        self.bins = {name: info.bins for name, info in infos.items()}
         self._check_boot_it(ordered, infos, len(self.y_cats))
         empty = "error" if self._fixed_bins is None else "nan"
         plans = [Plan(tuple(infos[n].axis for n in term), ALE_PACKAGE, empty_intervals=empty,
@@ -353,8 +401,10 @@ class ALE:
                     else:
                         pairs = [(curves[0], term.counts)]
                     numeric = tuple(t == "numeric" for t in term.types)
-                    per = [ale_statistics_1d(y, n, numeric=numeric[0], norm=norm) if len(numeric) == 1
-                           else ale_statistics_2d(y, n, numeric=numeric, norm=norm) for y, n in pairs]
+                    dev = self._deviation
+                    per = [ale_statistics_1d(y, n, numeric=numeric[0], norm=norm, deviation=dev)
+                           if len(numeric) == 1 else
+                           ale_statistics_2d(y, n, numeric=numeric, norm=norm, deviation=dev) for y, n in pairs]
                     dims[term.dimension].append(
                         (term.label, summarise_statistics(per, boot_alpha=self.boot_alpha,
                                                           boot_centre=self.boot_centre)))
@@ -433,6 +483,8 @@ class ALE:
                         part[dim] = statistics_estimate_table(rows)
                     else:
                         part[dim] = statistics_long_table(rows, names)
+                        if self.p_values is not None:
+                            part[dim] = with_p_value_column(part[dim], self.p_values, cat)
             out[cat] = _simplified(part) if simplify else part
         return out[cats[0]] if len(cats) == 1 else out
 
@@ -451,7 +503,7 @@ class ALE:
             r1, r2, _, _ = resolve_x_cols(x_cols, self._columns, self.y_col)
             d1, d2 = list(r1), [_label(t) for t in r2]
         if exclude_cols is not None:
-            e1, e2, _, _ = resolve_x_cols(exclude_cols, self._columns, self.y_col)
+            e1, e2, _, _ = resolve_x_cols(exclude_cols, self._columns, self.y_col, param="exclude_cols")
             d1 = [t for t in d1 if t not in e1]
             d2 = [t for t in d2 if t not in {_label(p) for p in e2}]
         missing = [t for t in d1 + d2 if t not in self._terms]
@@ -543,7 +595,9 @@ class ALE:
 
     def _facts(self) -> dict:
         return {"terms": repr(self.terms), "y_col": repr(self.y_col), "y_cats": ", ".join(map(str, self.y_cats)),
-                "max_num_bins": str(self.max_num_bins), "boot_it": str(self.boot_it)}
+                "max_num_bins": str(self.max_num_bins), "boot_it": str(self.boot_it),
+                **({} if self.fct_order == ALE_PACKAGE.default_fct_order else {"fct_order": repr(self.fct_order)}),
+                **({} if self.aled_fun == ALE_PACKAGE.default_aled_fun else {"aled_fun": repr(self.aled_fun)})}
 
     def _repr_html_(self) -> str:
         first = self.terms[0]
@@ -565,8 +619,8 @@ class ALE:
         """
         if type(other) is not type(self) or list(self._terms) != list(other._terms):
             return False
-        if (self.y_cats, self.y_type, self.boot_alpha, self.boot_centre) != (
-                other.y_cats, other.y_type, other.boot_alpha, other.boot_centre):
+        if (self.y_cats, self.y_type, self.boot_alpha, self.boot_centre, self.aled_fun) != (
+                other.y_cats, other.y_type, other.boot_alpha, other.boot_centre, other.aled_fun):
             return False
         for a, b in zip(self._terms.values(), other._terms.values()):
             if a.types != b.types or [i.labels for i in a.infos] != [i.labels for i in b.infos]:
@@ -578,7 +632,7 @@ class ALE:
 
 def _excluded(args, exclude_cols, columns, y_col):
     """The arguments with R's ``exclude_cols`` removed from the terms (``setdiff_x_cols``)."""
-    e1, e2, _, _ = resolve_x_cols(exclude_cols, columns, y_col)
+    e1, e2, _, _ = resolve_x_cols(exclude_cols, columns, y_col, param="exclude_cols")
     keep = dict(terms_1d=tuple(t for t in args.terms_1d if t not in e1),
                 terms_2d=tuple(t for t in args.terms_2d if t not in e2),
                 ordered_1d=tuple(t for t in args.ordered_1d if t not in e1),

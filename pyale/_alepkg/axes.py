@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
-from .._core.conventions.alepkg import AleLevelAxis, AleNumericAxis, ale_numeric_bins
+from .._core.conventions.alepkg import ALE_PACKAGE, AleLevelAxis, AleNumericAxis, ale_numeric_bins
 from .._core.features import missing_error, read_covariate, read_feature
 from .._core.levels import Covariate, level_distances
 from .._rbase import stable_order
@@ -85,8 +85,13 @@ def _level_codes(column: pd.Series, levels: list) -> np.ndarray:
     return index.get_indexer(column.to_numpy(dtype=object)).astype(np.int64)
 
 
-def ale_axis(X: pd.DataFrame, name, max_num_bins: int, *, caller: str = "ALE") -> AleAxisInfo:
+def ale_axis(X: pd.DataFrame, name, max_num_bins: int, *, caller: str = "ALE", fct_order: str = "ksd",
+             response: np.ndarray | None = None) -> AleAxisInfo:
     """The ale axis of column ``name`` of ``X`` (``X`` without the response).
+
+    ``fct_order`` orders an unordered categorical's levels (the development
+    version's option, :meth:`~pyale._core.conventions.alepkg.AlePackageConvention.level_order`;
+    ``"y_col"`` needs ``response``, the ``(rows, outputs)`` response values).
 
     Raises
     ------
@@ -133,7 +138,9 @@ def ale_axis(X: pd.DataFrame, name, max_num_bins: int, *, caller: str = "ALE") -
     if ale_type == "ordinal":
         order = np.arange(len(feature.levels), dtype=np.int64)
     else:
-        order = ale_level_order(X, name, feature.codes, len(feature.levels))
+        order = ALE_PACKAGE.level_order(
+            fct_order, feature.codes, len(feature.levels), response=response,
+            similarity=lambda: ale_level_order(X, name, feature.codes, len(feature.levels)))
         if order is None:
             raise ValueError(
                 f"The levels of column {name!r} cannot be ordered: every other column is distributed alike "

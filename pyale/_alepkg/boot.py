@@ -18,6 +18,7 @@ See ``docs/ale-package.md`` (section "ModelBoot").
 
 from __future__ import annotations
 
+import inspect
 import math
 import warnings
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._core.bounds import check_replicates
 from .._frames import as_pandas
 from .._rbase import quantile_type7
 from .._rbase.mersenne import r_sample_rows
@@ -111,7 +113,7 @@ class ModelBoot:
         ``glance(model) -> dict`` of model statistics and ``tidy(model) ->
         DataFrame`` with ``term`` and ``estimate`` columns, in place of
         ``broom``'s.  By default statsmodels OLS and GLM results are read as
-        ``broom`` reads R's ``lm`` and ``glm`` (:mod:`pyale._alepkg.performance`);
+        ``broom`` reads R's ``lm`` and ``glm`` (``pyale._alepkg.performance``);
         for other models these tables are left out (R warns and leaves them
         out too).
 
@@ -139,7 +141,7 @@ class ModelBoot:
     whose categorical value the resample never saw gets no prediction (R sets
     that value to NA, so ``predict`` gives NA, dropped by ``na.rm``); the
     reference spread (mean absolute deviation, SD) still counts it.
-    A refit that raises is skipped with a :class:`ModelBootWarning`, as R
+    A refit that raises is skipped with a warning (``ModelBootWarning``, a ``UserWarning``), as R
     skips it.  Iteration 0 uses ``model`` itself where R refits it from its
     call on the full data (the same model for a deterministic fit).
 
@@ -185,10 +187,22 @@ class ModelBoot:
                            ("output_ale", output_ale), ("output_boot_data", output_boot_data)):
             if not isinstance(flag, (bool, np.bool_)):
                 raise TypeError(f"The '{name}' parameter of {CALLER} must be True or False. Got {flag!r} instead.")
+        if output_ale:
+            missing = data.isna().to_numpy().any(axis=0)
+            if missing.any():
+                column = data.columns[int(missing.argmax())]
+                raise ValueError(f"The 'data' parameter of {CALLER} must not have missing values with output_ale=True "
+                                 f"(its ALE refuses them, as R's ale does). Column {column!r} has "
+                                 f"{int(data[column].isna().sum())} missing value(s).")
         ale_options = dict(ale_options or {})
         for key in ("model", "data", "boot_it", "replicate_r_bugs"):
             if key in ale_options:
                 raise ValueError(f"The 'ale_options' parameter of {CALLER} must not set {key!r} (ModelBoot sets it).")
+        taken = [name for name in inspect.signature(ALE).parameters if name not in ("model", "data", "y_col")]
+        for key in ale_options:
+            if key not in taken:
+                raise ValueError(f"The 'ale_options' parameter of {CALLER} sets {key!r}, which ALE does not take; "
+                                 f"it takes {[t for t in taken if t not in ('boot_it', 'replicate_r_bugs')]!r}.")
         self.boot_alpha, self.boot_centre = float(boot_alpha), boot_centre
         self.positive = positive
         if not isinstance(replicate_r_bugs, (bool, np.bool_)):
@@ -210,6 +224,8 @@ class ModelBoot:
         self.y_col = y_col
         self._pred = (pred_fun, pred_type, native)
         n = data.shape[0]
+        # Every resample's rows are drawn at once and each refit keeps its resample's rows and curves.
+        check_replicates(self.boot_it, n, param="boot_it", caller=CALLER, advice=" Use a smaller boot_it.")
         rows = r_sample_rows(n, self.boot_it, self.seed) if self.boot_it else np.empty((0, n), dtype=np.int64)
 
         self.y_type = ale_var_type(data[y_col]) if y_col is not None else None

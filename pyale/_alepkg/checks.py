@@ -52,7 +52,7 @@ class ALEArguments:
     ordered_2d: tuple
     pred_fun: Callable | None
     pred_type: str
-    max_num_bins: int
+    max_num_bins: int | dict  # an int, or {"default": int, "except": {column: int}}
     boot_it: int
     boot_alpha: float
     boot_centre: str
@@ -73,7 +73,7 @@ def _whole(value: object, *, param: str, minimum: int, maximum: int | None = Non
     return number
 
 
-def _term_columns(term: object, columns: pd.Index) -> tuple:
+def _term_columns(term: object, columns: pd.Index, param: str = "x_cols") -> tuple:
     """One term as a tuple of 1 or 2 column labels."""
     if isinstance(term, str) and term not in columns and ":" in term:
         parts = tuple(term.split(":"))
@@ -83,7 +83,7 @@ def _term_columns(term: object, columns: pd.Index) -> tuple:
         parts = (term,)
     if len(parts) not in (1, 2):
         raise ValueError(
-            f"The 'x_cols' parameter of {CALLER} takes 1-D terms and 2-D terms (pairs); "
+            f"The {param!r} parameter of {CALLER} takes 1-D terms and 2-D terms (pairs); "
             f"ale supports no higher interactions. Got {term!r} instead."
         )
     for part in parts:
@@ -92,13 +92,14 @@ def _term_columns(term: object, columns: pd.Index) -> tuple:
         except TypeError:
             found = False
         if not found:
-            raise ValueError(f"The 'x_cols' parameter of {CALLER} names {part!r}, which is not a column of 'data'.")
+            raise ValueError(f"The {param!r} parameter of {CALLER} names {part!r}, which is not a column of 'data'.")
     if len(parts) == 2 and parts[0] == parts[1]:
-        raise ValueError(f"The 'x_cols' parameter of {CALLER} pairs column {parts[0]!r} with itself in {term!r}.")
+        raise ValueError(f"The {param!r} parameter of {CALLER} pairs column {parts[0]!r} with itself in {term!r}.")
     return parts
 
 
-def resolve_x_cols(x_cols: object, columns, y_col: object = None) -> tuple[tuple, tuple, tuple, tuple]:
+def resolve_x_cols(x_cols: object, columns, y_col: object = None, *,
+                   param: str = "x_cols") -> tuple[tuple, tuple, tuple, tuple]:
     """R's ``resolve_x_cols`` and ``sort_x_cols`` for pyale's spelling of the terms.
 
     Parameters
@@ -115,6 +116,8 @@ def resolve_x_cols(x_cols: object, columns, y_col: object = None) -> tuple[tuple
         The data's column labels.
     y_col : label, optional
         The response column: excluded from ``True``; an error when named as a term.
+    param : str, default "x_cols"
+        The argument being read, for the messages (``"exclude_cols"``).
 
     Returns
     -------
@@ -129,7 +132,7 @@ def resolve_x_cols(x_cols: object, columns, y_col: object = None) -> tuple[tuple
     if isinstance(x_cols, dict):
         unknown = set(x_cols) - {"d1", "d2"}
         if unknown:
-            raise ValueError(f"The 'x_cols' parameter of {CALLER} takes the keys 'd1' and 'd2'. "
+            raise ValueError(f"The {param!r} parameter of {CALLER} takes the keys 'd1' and 'd2'. "
                              f"Got {sorted(map(str, unknown))!r} instead.")
         terms: list = []
         for key in ("d1", "d2"):
@@ -148,16 +151,16 @@ def resolve_x_cols(x_cols: object, columns, y_col: object = None) -> tuple[tuple
     elif isinstance(x_cols, (list, tuple, pd.Index)):
         terms = list(x_cols)
     else:
-        raise TypeError(f"The 'x_cols' parameter of {CALLER} must be None, a column name, a sequence of terms "
+        raise TypeError(f"The {param!r} parameter of {CALLER} must be None, a column name, a sequence of terms "
                         f"or a dict with keys 'd1'/'d2'. Got {type(x_cols).__name__} instead.")
     if not terms:
-        raise ValueError(f"The 'x_cols' parameter of {CALLER} must name at least one term. Got {x_cols!r} instead.")
+        raise ValueError(f"The {param!r} parameter of {CALLER} must name at least one term. Got {x_cols!r} instead.")
     d1: list = []
     d2: list = []
     for term in terms:
-        parts = _term_columns(term, columns)
+        parts = _term_columns(term, columns, param)
         if y_col is not None and y_col in parts:
-            raise ValueError(f"The 'x_cols' parameter of {CALLER} names the response column {y_col!r} in {term!r}.")
+            raise ValueError(f"The {param!r} parameter of {CALLER} names the response column {y_col!r} in {term!r}.")
         target, item = (d1, parts[0]) if len(parts) == 1 else (d2, parts)
         if item not in target:
             target.append(item)
@@ -197,7 +200,8 @@ def check_ale_arguments(model, x_cols, data, y_col=None, *, pred_fun=None, pred_
                         f"pred_fun(object, newdata, type). Got {type(pred_fun).__name__} instead.")
     if not isinstance(pred_type, str):
         raise TypeError(f"The 'pred_type' parameter of {CALLER} must be a str. Got {pred_type!r} instead.")
-    bins = _whole(max_num_bins, param="max_num_bins", minimum=2)
+    bins = per_column_option(max_num_bins, param="max_num_bins", columns=data.columns,
+                             read=lambda v, where: _whole(v, param=where, minimum=2))
     boots = _whole(boot_it, param="boot_it", minimum=0)
     if isinstance(boot_alpha, bool) or not isinstance(boot_alpha, numbers.Real):
         raise TypeError(f"The 'boot_alpha' parameter of {CALLER} must be a float in [0, 1]. Got {boot_alpha!r} instead.")
@@ -211,6 +215,60 @@ def check_ale_arguments(model, x_cols, data, y_col=None, *, pred_fun=None, pred_
     return ALEArguments(model=model, data=data, y_col=y_col, terms_1d=d1, terms_2d=d2, ordered_1d=o1,
                         ordered_2d=o2, pred_fun=pred_fun, pred_type=pred_type, max_num_bins=bins,
                         boot_it=boots, boot_alpha=float(boot_alpha), boot_centre=boot_centre, seed=seed_int)
+
+
+def per_column_option(value, *, param: str, columns, read):
+    """A value for every column, or R's list format ``{"default": v, "except": {column: v}}``.
+
+    The development version of ``ale`` takes ``max_num_bins`` and
+    ``fct_order`` so (``list(default = , except = c(col = ))``); ``read(v,
+    where)`` validates one value.  Returns the value, or the dict with both
+    keys (``except`` may be left out: no exception).  An exception for a
+    column not in ``data`` is refused, as R does.
+    """
+    if not isinstance(value, dict):
+        return read(value, param)
+    unknown = [k for k in value if k not in ("default", "except")]
+    if unknown or "default" not in value:
+        raise ValueError(f"The {param!r} parameter of {CALLER} in its per-column form must be a dict with the keys "
+                         f"'default' and (optionally) 'except' ({{column: value}}). Got {value!r} instead.")
+    default = read(value["default"], f"{param}['default']")
+    exceptions = value.get("except") or {}
+    if not isinstance(exceptions, dict):
+        raise TypeError(f"The {param!r} parameter of {CALLER}: 'except' must be a dict {{column: value}}. "
+                        f"Got {exceptions!r} instead.")
+    missing = [c for c in exceptions if c not in columns]
+    if missing:
+        raise ValueError(f"The {param!r} parameter of {CALLER} names columns that are not in 'data' as "
+                         f"exceptions: {missing!r}.")
+    return {"default": default, "except": {c: read(v, f"{param}['except'][{c!r}]") for c, v in exceptions.items()}}
+
+
+def column_value(option, column):
+    """The value of a :func:`per_column_option` for ``column``."""
+    if isinstance(option, dict):
+        return option["except"].get(column, option["default"])
+    return option
+
+
+def check_choice(value, *, param: str, choices: tuple) -> str:
+    """One of ``choices`` (strings), or a clear error naming ``param``."""
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"The {param!r} parameter of {CALLER} must be one of {', '.join(map(repr, choices))}. "
+                         f"Got {value!r} instead.")
+    return value
+
+
+def _r_per_column(option, render) -> str:
+    if not isinstance(option, dict):
+        return render(option)
+    exceptions = ", ".join(f"{_r_name(c)} = {render(v)}" for c, v in option["except"].items())
+    return f"list(default = {render(option['default'])}, except = c({exceptions}))"
+
+
+def _r_name(column) -> str:
+    text = str(column)
+    return text if text.isidentifier() else "`" + text.replace("`", "\\`") + "`"
 
 
 def _r_string(value: object) -> str:
@@ -233,7 +291,7 @@ def r_call(args: ALEArguments, *, model: str = "model", data: str = "data") -> s
         parts.append(f"y_col = {_r_string(args.y_col)}")
     if args.pred_fun is not None:
         parts.append("pred_fun = pred_fun")
-    parts += [f"pred_type = {_r_string(args.pred_type)}", f"max_num_bins = {args.max_num_bins}",
+    parts += [f"pred_type = {_r_string(args.pred_type)}", f"max_num_bins = {_r_per_column(args.max_num_bins, str)}",
               f"boot_it = {args.boot_it}", f"boot_alpha = {args.boot_alpha!r}",
               f"boot_centre = {_r_string(args.boot_centre)}", f"seed = {args.seed}"]
     parts += [f"{k} = {v}" for k, v in R_FIXED.items()]

@@ -72,7 +72,7 @@ def invert_probs(ale_obj, rename_y_col=None, force: bool = False):
     first = ale_obj.y_summary.iloc[:, 0].to_numpy(dtype=float)
     if not np.all((first >= 0) & (first <= 1)):
         raise ValueError(f"{ale_obj.y_col!r} probabilities cannot be inverted because some values are not between "
-                         f"0 and 1 (its summary runs from {first.min()!r} to {first.max()!r}).")
+                         f"0 and 1 (its summary runs from {float(first.min())!r} to {float(first.max())!r}).")
     if ale_obj.probs_inverted and not force:
         raise ValueError("Probabilities are already inverted. To revert them, set force=True.")
     out = copy.copy(ale_obj)

@@ -160,11 +160,29 @@ _FACTOR_TERM = re.compile(r"^(?:C\((?P<inner>[^,)]+)[^)]*\)|(?P<name>[^\[]+))\[T
 _LOGICAL = {"True": "TRUE", "False": "FALSE"}
 
 
+_QUOTED = re.compile(r"""Q\(\s*(["'])(?P<column>.*?)\1\s*\)""")
+_R_SYNTACTIC = re.compile(r"^((([A-Za-z]|[.][._A-Za-z])[._A-Za-z0-9]*)|[.])$")
+_R_RESERVED = {"if", "else", "repeat", "while", "function", "for", "next", "break", "TRUE", "FALSE", "NULL", "Inf",
+               "NaN", "NA", "NA_integer_", "NA_real_", "NA_character_", "NA_complex_", "in"}
+
+
+def _r_symbol(column: str) -> str:
+    """A column name as R writes it in a coefficient: as is when syntactic, else in backticks."""
+    return column if _R_SYNTACTIC.match(column) and column not in _R_RESERVED else f"`{column}`"
+
+
+def _unquoted(name: str) -> str:
+    """patsy's ``Q("class")`` (a column named like a keyword) as R names the variable: ``class``."""
+    return _QUOTED.sub(lambda m: _r_symbol(m.group("column")), name)
+
+
 def r_term_name(name: str) -> str:
     """The coefficient's name as R prints it: ``Intercept`` -> ``(Intercept)``, ``g[T.b]`` -> ``gb``,
-    ``z[T.True]`` -> ``zTRUE``, ``g[T.b]:x`` -> ``gb:x``."""
+    ``z[T.True]`` -> ``zTRUE``, ``g[T.b]:x`` -> ``gb:x``, ``Q("class")`` -> ``class``,
+    ``Q("my var")`` -> the name in backticks."""
     if name == "Intercept":
         return "(Intercept)"
+    name = _unquoted(name)
     parts = []
     for part in name.split(":"):
         match = _FACTOR_TERM.match(part)
@@ -176,6 +194,7 @@ def r_term_name(name: str) -> str:
 
 
 def _variable(part: str) -> str:
+    part = _unquoted(part)
     match = _FACTOR_TERM.match(part)
     return (match.group("inner") or match.group("name")) if match else part
 
@@ -192,7 +211,8 @@ def _r_coefficient_order(results) -> list[int]:
     formula = getattr(getattr(results, "model", None), "formula", None)
     if not isinstance(formula, str):
         return list(range(len(names)))
-    tokens = re.findall(r"[A-Za-z_.][A-Za-z0-9_.]*", formula.split("~", 1)[-1])
+    found = re.findall(r"""Q\(\s*["'](.*?)["']\s*\)|([A-Za-z_.][A-Za-z0-9_.]*)""", formula.split("~", 1)[-1])
+    tokens = [_r_symbol(quoted) if quoted else plain for quoted, plain in found]
 
     def key(i: int):
         if names[i] == "Intercept":

@@ -49,6 +49,8 @@ def to_results(ale, terms) -> ALEResults:
             empty_cells=est.empty_cells,
             conventions="ale",
             normaliser=normalisers,
+            deviation=ale._deviation,
+            ordered_by_similarity=tuple(t == "categorical" for t in term.types),  # R's ALE order of a factor
         )
         if ale.boot_it:
             import dataclasses

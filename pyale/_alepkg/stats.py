@@ -85,7 +85,7 @@ def normaliser(response) -> Callable[[np.ndarray], np.ndarray]:
     return Normaliser.from_response(np.asarray(response, dtype=float).ravel())
 
 
-def ale_statistics_1d(effects, counts, *, numeric: bool, norm: Callable) -> dict[str, float]:
+def ale_statistics_1d(effects, counts, *, numeric: bool, norm: Callable, deviation: Callable = aled) -> dict[str, float]:
     """ALED, ALER, NALED, NALER of one centred 1-D curve (``ale:::calc_stats``).
 
     Parameters
@@ -100,6 +100,8 @@ def ale_statistics_1d(effects, counts, *, numeric: bool, norm: Callable) -> dict
         ``(y_k + y_{k+1})/2`` with the first bin's count merged into the second.
     norm : callable
         The normaliser of :func:`normaliser`.
+    deviation : callable, default :func:`pyale._core.stats.aled`
+        ALED's deviation function (``aled_fun``: one of :data:`pyale._core.stats.DEVIATIONS`).
 
     Returns
     -------
@@ -120,11 +122,26 @@ def ale_statistics_1d(effects, counts, *, numeric: bool, norm: Callable) -> dict
         w[0] += n[0]
     else:
         mid, w = y, n
-    deviation, normalised = float(aled(mid[:, None], w)[0]), float(naled(mid[:, None], w, norm)[0])
-    return dict(zip(STATISTICS, (deviation, *ranges[:2], normalised, *ranges[2:])))
+    if deviation is aled:  # ale 0.5.x's ALED: summed as R sums it, so that ties with R's p-value draws are R's
+        value = _r_aled_score(mid, w)
+        normalised = _r_aled_score(np.asarray(norm(mid[:, None]), dtype=float).ravel(), w)
+    else:
+        value = float(deviation(mid[:, None], w)[0])
+        normalised = float(naled(mid[:, None], w, norm, deviation)[0])
+    return dict(zip(STATISTICS, (value, *ranges[:2], normalised, *ranges[2:])))
 
 
-def ale_statistics_2d(effects, counts, *, numeric: tuple[bool, bool], norm: Callable) -> dict[str, float]:
+def _r_aled_score(values: np.ndarray, weights: np.ndarray) -> float:
+    """``aled_score``: ``sum(abs(y * n)) / sum(n)`` with R's long-double sums (here: correctly rounded sums),
+    so that statistics tie exactly where R's do (p-values count ties)."""
+    total = math.fsum(weights.tolist())
+    if total == 0:
+        return math.nan
+    return math.fsum(np.abs(values * weights).tolist()) / total
+
+
+def ale_statistics_2d(effects, counts, *, numeric: tuple[bool, bool], norm: Callable,
+                      deviation: Callable = aled) -> dict[str, float]:
     """ALED, ALER, NALED, NALER of one centred 2-D surface (``ale:::calc_stats_2D``).
 
     Along a numeric axis each cell is averaged with the previous bin, both axes at
@@ -141,6 +158,8 @@ def ale_statistics_2d(effects, counts, *, numeric: tuple[bool, bool], norm: Call
         Whether each axis is numeric.
     norm : callable
         The normaliser of :func:`normaliser`.
+    deviation : callable, default :func:`pyale._core.stats.aled`
+        ALED's deviation function, as in :func:`ale_statistics_1d`.
     """
     y = np.asarray(effects, dtype=float)
     n = np.asarray(counts, dtype=float).copy()
@@ -153,7 +172,8 @@ def ale_statistics_2d(effects, counts, *, numeric: tuple[bool, bool], norm: Call
     if numeric[1]:
         n[:, 1] += n[:, 0]
         mid, n = mid[:, 1:], n[:, 1:]
-    return ale_statistics_1d(mid.ravel(order="F"), n.ravel(order="F"), numeric=False, norm=norm)
+    return ale_statistics_1d(mid.ravel(order="F"), n.ravel(order="F"), numeric=False, norm=norm,
+                             deviation=deviation)
 
 
 def summarise_statistics(per_replicate, *, boot_alpha: float, boot_centre: str) -> dict[str, dict[str, float]]:

@@ -59,6 +59,7 @@ from .inputs import (  # noqa: F401 - CommandError and the codes are part of thi
 )
 from .inputs import describe_error as _describe
 from .output import check_output, folder_argument, staged_output
+from .evidence import add_report_parser
 
 __all__ = ["main", "build_parser"]
 
@@ -285,6 +286,8 @@ def build_parser() -> argparse.ArgumentParser:
                      conventions_help="compare with ALEPlot, iml, both (default), or R's ale package "
                                       "(--intervals is then max_num_bins - 1)")
     validate.set_defaults(handler=_validate_command)
+
+    add_report_parser(commands, _add_out_options, _non_negative_int, _level)
     return parser
 
 

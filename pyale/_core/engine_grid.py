@@ -25,7 +25,10 @@ over the blocks:
   :func:`~pyale._core.grid.resolve_level_order`'s rules.
 
 Rows with a zero ``sample_weight`` are left out of everything, as the pandas
-path drops them: the engine is wrapped in a :class:`FilteredEngine`.  The
+path drops them: the engine is wrapped in a :class:`FilteredEngine`.
+:func:`open_engine` checks a front-end's engine frame as ``check_frame``
+checks a pandas one and returns its :class:`EngineData`;
+:func:`response_column` checks an observed response given as a column.  The
 model, the estimate and the other passes live in :mod:`.engine_passes`.
 """
 
@@ -39,11 +42,14 @@ import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
-from .._engines import Engine, add_results, as_engine, column_checks, level_order_summaries, order_statistics_of
+from .._checks import type_label
+from .._engines import Engine, add_results, as_engine, column_checks, is_engine_object, level_order_summaries
+from .._engines import order_statistics_of
 from .._engines import smallest_positive_weight, weighted_order_statistics_of
-from .._engines.columns import numeric_values
+from .._engines.columns import level_codes, numeric_values
 from .._rbase import quantile_type1_positions
 from .._rbase.weighted import type1_targets
+from .bootstrap import CHUNK
 from .conventions import _MAX_INTERVALS_PER_ROW, Convention
 from .features import (
     Feature, infinite_error, kind_error, missing_error, overflow_error, rounded_integers, warn_rounded,
@@ -52,7 +58,7 @@ from .grid import resolve_level_order
 from .levels import level_distances_from_summary
 from .local import LevelAxis, NumericAxis
 
-__all__ = ["CategoryTyped", "EngineData", "FilteredEngine", "MAX_EDGES"]
+__all__ = ["CategoryTyped", "EngineData", "FilteredEngine", "MAX_EDGES", "interval_counts", "open_engine", "response_column"]
 
 #: Most interval edges of one feature on an engine (distinct values gathered, or quantiles asked for).
 MAX_EDGES = 1 << 20
@@ -213,6 +219,48 @@ def _distinct_combine(a, b):
     return _TOO_MANY if both.shape[0] > MAX_EDGES else both
 
 
+# ----------------------------------------------------------------------------- bootstrap chunks
+def _chunk_block(block, offset, *, column):
+    """Totals of the chunks inside the block; the pieces of the chunks it shares with other blocks."""
+    weights = numeric_values(block[column])
+    n = weights.shape[0]
+    totals, pieces = {}, {}
+    if n == 0:
+        return totals, pieces
+    for chunk in range(offset // CHUNK, (offset + n - 1) // CHUNK + 1):
+        lo = chunk * CHUNK
+        a, b = max(lo, offset) - offset, min(lo + CHUNK, offset + n) - offset
+        if lo >= offset and b - a == CHUNK:
+            totals[chunk] = float(np.add.reduceat(weights[a:b], [0])[0])
+        else:
+            pieces[chunk] = [(offset + a, weights[a:b].copy())]
+    return totals, pieces
+
+
+def _chunk_combine(x, y):
+    totals = {**x[0], **y[0]}
+    pieces = dict(x[1])
+    for chunk, parts in y[1].items():
+        pieces[chunk] = pieces.get(chunk, []) + parts
+    return totals, pieces
+
+
+@dataclass(frozen=True)
+class ChunkWeights:
+    """The weights of the chunks that blocks share (``chunk -> weights``), for weighted draws."""
+
+    shared: dict
+
+    def __call__(self, chunk: int) -> np.ndarray:
+        try:
+            return self.shared[chunk]
+        except KeyError:
+            raise RuntimeError(
+                f"Bootstrap chunk {chunk} is cut by a block boundary that the pass over the weights did not "
+                "see: the data's partitions changed between passes. Persist the data first."
+            ) from None
+
+
 # ----------------------------------------------------------------------------- the data
 class EngineData:
     """An engine's rows as the grid stage sees them, with the summaries made so far.
@@ -317,6 +365,21 @@ class EngineData:
     @property
     def equal_weights(self) -> bool:
         return self.weight is None or self._equal_weights
+
+    #: The weights are the blocks' weight column (``weight``), not an array beside the rows.
+    block_weights = None
+
+    def chunk_weights(self) -> tuple[np.ndarray, "ChunkWeights"]:
+        """Every bootstrap chunk's total weight, and ``chunk -> weights`` of the chunks blocks share (one pass)."""
+        totals, pieces = self.rows.map_reduce(functools.partial(_chunk_block, column=self.weight), _chunk_combine,
+                                              columns=[self.weight]) or ({}, {})
+        shared = {}
+        for chunk, parts in pieces.items():
+            weights = np.concatenate([w for _, w in sorted(parts, key=lambda part: part[0])])
+            shared[chunk] = weights
+            totals[chunk] = float(np.add.reduceat(weights, [0])[0])
+        n_chunks = -(-self.n_rows // CHUNK)
+        return np.array([totals[c] for c in range(n_chunks)], dtype=float), ChunkWeights(shared)
 
     @property
     def weight_unit(self) -> float:
@@ -434,12 +497,7 @@ class EngineData:
 
     def interval_counts(self, grids: dict) -> dict:
         """Rows below, in each interval of, and above each grid (name -> ``(below, counts, above)``)."""
-        counts = self.rows.map_reduce(functools.partial(_interval_block, grids=grids), columns=list(grids))
-        out = {}
-        for name, edges in grids.items():
-            found = (counts or {}).get(name, np.zeros(edges.shape[0] + 1, dtype=np.int64))
-            out[name] = (int(found[0]), found[1:-1], int(found[-1]))
-        return out
+        return interval_counts(self.rows, grids)
 
     # -- levels
     def level_order(self, feature: Feature, requested, *, caller: str, failure: str = "R's ALEPlot stops with an error here",
@@ -460,6 +518,22 @@ class EngineData:
 
         return resolve_level_order(column, feature, requested, caller=caller, failure=failure, hint=hint,
                                    stacklevel=stacklevel, distances=distances)
+
+    def level_appearance(self, feature: Feature) -> np.ndarray:
+        """Level indices in order of first appearance in the rows (one pass)."""
+        levels = pd.Index(list(feature.levels), dtype=object)
+        found = self.rows.map_reduce(functools.partial(_appearance_block, name=feature.name, levels=levels),
+                                     _appearance_combine, columns=[feature.name]) or {}
+        return np.array(sorted(found, key=found.__getitem__), dtype=np.int64)
+
+    def layout(self, features: Sequence[Feature]) -> pd.DataFrame:
+        """An empty frame with the features' dtypes as the rows have them (categories united)."""
+        columns = {}
+        for f in features:
+            check = self.checks([f.name])[f.name]
+            dtype = check.categorical_dtype if isinstance(check.dtype, pd.CategoricalDtype) else check.dtype
+            columns[f.name] = pd.Series(dtype=dtype)
+        return pd.DataFrame(columns)
 
     # -- axes
     @staticmethod
@@ -492,6 +566,32 @@ class _Both:
         return self.first(block) & self.second(block)
 
 
+def _appearance_block(block, offset, *, name, levels):
+    codes = level_codes(block[name], levels)
+    present, first = np.unique(codes, return_index=True)
+    return {int(c): offset + int(i) for c, i in zip(present, first) if c >= 0}
+
+
+def _appearance_combine(a, b):
+    out = dict(a)
+    for code, position in b.items():
+        out[code] = min(out.get(code, position), position)
+    return out
+
+
+def interval_counts(rows: Engine, grids: dict) -> dict:
+    """Rows below, in each interval of, and above each grid (name -> ``(below, counts, above)``), in one pass.
+
+    Intervals are right-closed and the lowest edge belongs to the first.
+    """
+    counts = rows.map_reduce(functools.partial(_interval_block, grids=grids), columns=list(grids))
+    out = {}
+    for name, edges in grids.items():
+        found = (counts or {}).get(name, np.zeros(edges.shape[0] + 1, dtype=np.int64))
+        out[name] = (int(found[0]), found[1:-1], int(found[-1]))
+    return out
+
+
 def _interval_block(block, offset, *, grids):
     out = {}
     for name, edges in grids.items():
@@ -501,3 +601,78 @@ def _interval_block(block, offset, *, grids):
         out[name] = np.bincount(position, minlength=edges.shape[0] + 1).astype(np.int64)
     return out
 
+
+# ----------------------------------------------------------------------------- a front-end's engine frame
+def open_engine(X, *, caller: str, param: str = "X", sample_weight=None) -> EngineData:
+    """The engine of a Dask, Spark or polars lazy frame, checked as ``check_frame`` checks a pandas one.
+
+    ``sample_weight`` must name a column of X (it cannot be aligned with the
+    partitions otherwise); that column is then no feature and the model
+    never sees it.
+    """
+    engine = as_engine(X)
+    columns = list(engine.columns)
+    dupes = list(dict.fromkeys(c for i, c in enumerate(columns) if c in columns[:i]))
+    if dupes:
+        raise ValueError(
+            f"The {param!r} parameter of {caller} must have unique column names. Got duplicates {dupes!r} instead."
+        )
+    weight = None
+    if sample_weight is not None:
+        if isinstance(sample_weight, (list, tuple, np.ndarray, pd.Series, pd.Index)) or is_engine_object(sample_weight):
+            raise TypeError(
+                f"The 'sample_weight' parameter of {caller} must be the name of a column of X when X is a "
+                f"{engine.name} (an array cannot be aligned with its partitions). Got {type_label(sample_weight)} "
+                "instead."
+            )
+        if sample_weight not in columns:
+            raise ValueError(
+                f"The 'sample_weight' parameter of {caller} must name a column of X. Got {sample_weight!r}; the "
+                f"columns are {columns[:10]!r}{'' if len(columns) <= 10 else f' and {len(columns) - 10} more'}."
+            )
+        weight = sample_weight
+    data = EngineData(engine, weight=weight, caller=caller)
+    n_rows, n_columns = data.engine.n_rows, len(data.columns)
+    if n_rows == 0 or n_columns == 0:
+        raise ValueError(
+            f"The {param!r} parameter of {caller} must have at least one row and one column. "
+            f"Got shape {(n_rows, n_columns)} instead."
+        )
+    return data
+
+
+def response_column(data: EngineData, y, *, caller: str, param: str = "y"):
+    """The observed response: a column of X holding finite numbers (checked in one pass)."""
+    if isinstance(y, (list, tuple, np.ndarray, pd.Series)) or is_engine_object(y):
+        raise TypeError(
+            f"The {param!r} parameter of {caller} must be the name of a column of X when X is a "
+            f"{data.engine.name}. Got {type_label(y)} instead."
+        )
+    if y not in list(data.engine.columns) or y == data.weight:
+        raise ValueError(
+            f"The {param!r} parameter of {caller} must be one number per row of X or the name of a column of X. "
+            f"Got {y!r}, which is not a column."
+        )
+    check = column_checks(data.engine, [y])[y]
+    what = f"The {param!r} parameter of {caller} must be finite numbers, one per row of X ({data.engine.n_rows})."
+    if check.kind == "bool":
+        raise TypeError(f"{what} Got booleans instead.")
+    if check.kind != "numeric":
+        raise TypeError(f"{what} Got values of dtype {check.dtype} instead.")
+    if check.n_missing or check.n_infinite:
+        count, position, row = first_where(data.engine, _NotFinite(y))
+        raise ValueError(
+            f"The {param!r} parameter of {caller} must hold finite numbers. Got {float(row[y].iloc[0])!r} at "
+            f"position {position} ({count} missing or infinite value(s))."
+        )
+    return y
+
+
+class _NotFinite:
+    """Rows whose column is missing or infinite (picklable: it travels to the workers)."""
+
+    def __init__(self, column):
+        self.column = column
+
+    def __call__(self, block):
+        return ~np.isfinite(block[self.column].to_numpy(dtype=float, na_value=np.nan))

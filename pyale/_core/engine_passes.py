@@ -1,41 +1,38 @@
-"""The passes over an engine after the grid: the model probe, the estimate, bootstrap chunks, PD sums.
+"""The passes over the rows after the grid: the model probe, the estimate, bootstrap draws.
 
 * :func:`probe` calls the model on a few rows on the driver before any pass
   runs it on the workers: it learns the output names (a worker's copy of the
   :class:`~pyale._core.calls.ModelCaller` starts afresh and its state never
   returns) and a model that fails at once fails here, where its exception
   can still be explained.
-* :func:`engine_draws` makes bootstrap draws identical to the pandas path's:
-  the draws are organised by global row position (:mod:`.bootstrap`), and
-  weighted draws need every chunk's total weight and, for a chunk cut by a
-  partition boundary, the chunk's weights in the blocks on both sides.  One
-  pass over the weight column sums the chunks that lie inside a block with
-  ``numpy.add.reduceat`` (the pandas path's arithmetic) and gathers the few
-  cut chunks whole (at most one per partition boundary; Spark's blocks
-  inside a partition end on chunk boundaries).
-* :func:`pd_sums` adds, per grid point, the predictions of every row with
-  the feature(s) set to that point (partial dependence), and counts rows
-  per grid cell, in one pass.
+* :func:`engine_draws` makes the bootstrap draws, the same for a pandas
+  frame and an engine's blocks: the draws are organised by global row
+  position (:mod:`.bootstrap`), and weighted draws need every chunk's total
+  weight and, for a chunk cut by a block boundary, the chunk's weights from
+  the blocks on both sides; the data object gives them
+  (:meth:`~.frame_grid.FrameData.chunk_weights`: ``numpy.add.reduceat``
+  over the weights; :meth:`~.engine_grid.EngineData.chunk_weights`: one pass
+  over the weight column with the same arithmetic, the few cut chunks
+  gathered whole).
+* :func:`engine_estimate` runs :func:`~.estimate.estimate` over the data's
+  rows with its weights (an array beside a pandas frame, or the engine's
+  weight column).
+
+Partial dependence's pass (:func:`~pyale._core.pd.pd_sums`) lives with the
+rest of partial dependence, in :mod:`.pd`.
 """
 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 
-from .._engines.columns import level_codes, numeric_values
-from .._rbase import bin_right_closed
-from .bootstrap import CHUNK, make_draws
+from .bootstrap import make_draws
 from .calls import PredictionError
 from .estimate import estimate
-from .features import Feature
-from .pd import grid_predictions
-from .shifted import categorical_column_values, numeric_column_values
 
-__all__ = ["probe", "probe_rows", "engine_estimate", "engine_draws", "pd_sums", "PDAxis"]
+__all__ = ["probe", "probe_rows", "engine_estimate", "engine_draws"]
 
 #: Rows the model is probed with on the driver.
 PROBE_ROWS = 8
@@ -84,53 +81,12 @@ def probe(caller, rows: pd.DataFrame, explain=None) -> None:
 
 # ----------------------------------------------------------------------------- the estimate
 def engine_estimate(data, plans, caller, *, draws=None, chunk_weights=None, rows_per_call=None):
-    """:func:`~pyale._core.estimate.estimate` on the engine (weights from the weight column)."""
-    return estimate(data.rows, plans, caller, weight_column=data.weight, draws=draws, chunk_weights=chunk_weights,
-                    rows_per_call=rows_per_call)
+    """:func:`~pyale._core.estimate.estimate` over the rows of ``data`` (a frame's or an engine's), with its weights."""
+    return estimate(data.rows, plans, caller, weights=data.block_weights, weight_column=data.weight, draws=draws,
+                    chunk_weights=chunk_weights, rows_per_call=rows_per_call)
 
 
 # ----------------------------------------------------------------------------- bootstrap
-def _chunk_block(block, offset, *, column):
-    """Totals of the chunks inside the block; the pieces of the chunks it shares with other blocks."""
-    weights = numeric_values(block[column])
-    n = weights.shape[0]
-    totals, pieces = {}, {}
-    if n == 0:
-        return totals, pieces
-    for chunk in range(offset // CHUNK, (offset + n - 1) // CHUNK + 1):
-        lo = chunk * CHUNK
-        a, b = max(lo, offset) - offset, min(lo + CHUNK, offset + n) - offset
-        if lo >= offset and b - a == CHUNK:
-            totals[chunk] = float(np.add.reduceat(weights[a:b], [0])[0])
-        else:
-            pieces[chunk] = [(offset + a, weights[a:b].copy())]
-    return totals, pieces
-
-
-def _chunk_combine(x, y):
-    totals = {**x[0], **y[0]}
-    pieces = dict(x[1])
-    for chunk, parts in y[1].items():
-        pieces[chunk] = pieces.get(chunk, []) + parts
-    return totals, pieces
-
-
-@dataclass(frozen=True)
-class ChunkWeights:
-    """The weights of the chunks that blocks share (``chunk -> weights``), for weighted draws."""
-
-    shared: dict
-
-    def __call__(self, chunk: int) -> np.ndarray:
-        try:
-            return self.shared[chunk]
-        except KeyError:
-            raise RuntimeError(
-                f"Bootstrap chunk {chunk} is cut by a block boundary that the pass over the weights did not "
-                "see: the data's partitions changed between passes. Persist the data first."
-            ) from None
-
-
 def _keep_positive(engine: str, column) -> str:
     """How to keep the rows of positive weight, in the words of the engine passed."""
     if engine.startswith("polars"):
@@ -141,7 +97,7 @@ def _keep_positive(engine: str, column) -> str:
 
 
 def engine_draws(data, n_bootstrap: int, random_state, *, caller: str):
-    """``(BootstrapDraws, chunk_weights)`` for the engine's rows, the same as the pandas path's."""
+    """``(BootstrapDraws, chunk_weights)`` for the rows of ``data`` (a frame's or an engine's: the same draws)."""
     if data.filtered:
         raise ValueError(
             f"The 'n_bootstrap' parameter of {caller} needs every row of a {data.rows.name} to take "
@@ -151,101 +107,5 @@ def engine_draws(data, n_bootstrap: int, random_state, *, caller: str):
     n = data.n_rows
     if data.equal_weights:
         return make_draws(n, n_bootstrap, random_state), None
-    totals, pieces = data.rows.map_reduce(functools.partial(_chunk_block, column=data.weight), _chunk_combine,
-                                          columns=[data.weight]) or ({}, {})
-    n_chunks = -(-n // CHUNK)
-    shared = {}
-    for chunk, parts in pieces.items():
-        weights = np.concatenate([w for _, w in sorted(parts, key=lambda part: part[0])])
-        shared[chunk] = weights
-        totals[chunk] = float(np.add.reduceat(weights, [0])[0])
-    chunk_totals = np.array([totals[c] for c in range(n_chunks)], dtype=float)
-    return make_draws(n, n_bootstrap, random_state, chunk_weights=chunk_totals), ChunkWeights(shared)
-
-
-# ----------------------------------------------------------------------------- partial dependence
-@dataclass(frozen=True)
-class PDAxis:
-    """One feature of a partial dependence grid.
-
-    ``values`` are the grid values (numeric) or level labels; ``points``
-    maps every grid point to its index in ``values`` (pairs: each feature's
-    index); ``levels`` (categorical) are the feature's levels, for the
-    dtype-preserving column values.  ``breaks`` (optional) are the interval
-    breaks whose row counts are wanted (``bin_right_closed``).
-    """
-
-    name: object
-    values: object
-    points: np.ndarray
-    categorical: bool = False
-    levels: tuple = ()
-    breaks: np.ndarray | None = None
-
-
-def _setter(block: pd.DataFrame, axis: PDAxis, start: int):
-    """The column's values at grid points ``start + points``: one gather from the values per point."""
-    column = block[axis.name]
-    if axis.categorical:
-        feature = Feature(name=axis.name, categorical=True, levels=axis.levels)
-        at_point = np.asarray(axis.values)[axis.points][start:]  # indices into levels
-        return lambda points: categorical_column_values(column, feature, at_point[points])
-    at_point = np.asarray(axis.values, dtype=float)[axis.points][start:]
-    return lambda points: numeric_column_values(column, at_point[points])
-
-
-def _pd_block(block, offset, *, axes, n_points, caller, rows_per_call, purpose, anchor, count_axes, weight):
-    if weight is not None:
-        block = block.drop(columns=[weight])
-    n = block.shape[0]
-    out = {"sums": None, "rows": n}
-    per_call = n_points if rows_per_call is None else max(1, rows_per_call // max(n, 1))
-    y_anchor = None
-    if anchor is not None and n:
-        setters = {a.name: _setter(block, a, anchor) for a in axes}
-        y_anchor = grid_predictions(block, setters, 1, caller, rows_per_call=rows_per_call, purpose=purpose,
-                                    average=False)[0]
-    sums = []
-    for start in range(0, n_points, per_call) if n else ():
-        size = min(per_call, n_points - start)
-        setters = {a.name: _setter(block, a, start) for a in axes}
-        y = grid_predictions(block, setters, size, caller, rows_per_call=rows_per_call, purpose=purpose,
-                             average=False)
-        if y_anchor is not None:
-            y = y - y_anchor[None, :, :]
-        sums.append(y.sum(axis=1))
-    if sums:
-        out["sums"] = np.concatenate(sums, axis=0)
-    if count_axes:
-        bins, sizes = [], []
-        for a in count_axes:
-            if a.categorical:
-                bins.append(level_codes(block[a.name], pd.Index(list(a.levels), dtype=object)))
-                sizes.append(len(a.levels))
-            else:
-                bins.append(bin_right_closed(numeric_values(block[a.name]), a.breaks))
-                sizes.append(a.breaks.shape[0] - 1)
-        cells = bins[0] if len(bins) == 1 else bins[0] * sizes[1] + bins[1]
-        out["counts"] = np.bincount(cells, minlength=int(np.prod(sizes))).astype(np.int64)
-    return out
-
-
-def _pd_combine(a, b):
-    out = {"rows": a["rows"] + b["rows"]}
-    out["sums"] = b["sums"] if a["sums"] is None else a["sums"] if b["sums"] is None else a["sums"] + b["sums"]
-    if "counts" in a:
-        out["counts"] = a["counts"] + b["counts"]
-    return out
-
-
-def pd_sums(data, axes: list, n_points: int, caller, *, rows_per_call, purpose: str, anchor: int | None = None,
-            count_axes: list | None = None) -> dict:
-    """Per grid point, the sum over rows of the predictions (minus each row's prediction at ``anchor``).
-
-    Returns ``{"sums": (n_points, n_outputs), "rows": n, "counts": ...}``;
-    ``counts`` are the rows per cell of ``count_axes``' breaks (flattened,
-    the first axis major) when asked.
-    """
-    func = functools.partial(_pd_block, axes=axes, n_points=n_points, caller=caller, rows_per_call=rows_per_call,
-                             purpose=purpose, anchor=anchor, count_axes=count_axes or [], weight=data.weight)
-    return data.rows.map_reduce(func, _pd_combine)
+    chunk_totals, chunk_weights = data.chunk_weights()
+    return make_draws(n, n_bootstrap, random_state, chunk_weights=chunk_totals), chunk_weights

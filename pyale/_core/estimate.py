@@ -21,6 +21,7 @@ from .bootstrap import CHUNK, BootstrapDraws
 from .calls import PredictionError
 from .explicit_draws import ExplicitDraws
 from .local import Plan
+from .segment_draws import SegmentDraws
 from .shifted import ShiftedFrames
 from .sums import group_sums, replicate_sums
 
@@ -94,7 +95,7 @@ def _block_counts(draws: BootstrapDraws, offset: int, n: int, chunk_weights: Cal
     """
     if n == 0:
         return
-    if isinstance(draws, ExplicitDraws):  # given replicates are read group after group, in one pass
+    if isinstance(draws, (ExplicitDraws, SegmentDraws)):  # given replicates: group after group, in one pass
         yield from draws.block_counts(offset, n)
         return
     for chunk in range(offset // CHUNK, (offset + n - 1) // CHUNK + 1):

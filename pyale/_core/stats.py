@@ -42,7 +42,8 @@ import numpy as np
 
 from .._rbase.exact import exact_prefix_sums
 
-__all__ = ["STATISTICS", "Normaliser", "aled", "aler", "naled", "naler", "ale_statistics", "interval_values"]
+__all__ = ["STATISTICS", "DEVIATIONS", "Normaliser", "aled", "aled_sd", "aler", "naled", "naler", "ale_statistics",
+           "interval_values"]
 
 #: Row labels of a statistics table, in order.
 STATISTICS = ("aled", "aler_min", "aler_max", "naled", "naler_min", "naler_max")
@@ -175,15 +176,32 @@ def aled(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
         return (np.abs(values) * w).sum(axis=-2) / w.sum(axis=-2)
 
 
+def aled_sd(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """ALED as a standard deviation from zero: the square root of the ``weights``-weighted mean of ``values**2``.
+
+    R's ``ale`` development version (``aled_fun = "sd"``, ``R/stats.R``:
+    ``sqrt(sum(y^2 * n) / sum(n))``); the centred effect's level is 0, so this
+    is the root mean square of the effect.  Shapes as :func:`aled`.
+    """
+    w = np.asarray(weights, dtype=float)[..., None]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.sqrt((np.square(values) * w).sum(axis=-2) / w.sum(axis=-2))
+
+
+#: The deviation functions ALED may be defined by, under R's names (``aled_fun``): the mean
+#: absolute deviation (``ale`` 0.5.x, the default) and the standard deviation (development version).
+DEVIATIONS = {"mad": aled, "sd": aled_sd}
+
+
 def aler(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """ALER: ``(min, max)`` of ``(..., G, m)`` values over the groups; ``(+inf, -inf)`` without a
     group (R's ``min`` and ``max`` of nothing)."""
     return values.min(axis=-2, initial=np.inf), values.max(axis=-2, initial=-np.inf)
 
 
-def naled(values: np.ndarray, weights: np.ndarray, normaliser) -> np.ndarray:
-    """NALED: :func:`aled` of the normalised values."""
-    return aled(normaliser(values), weights)
+def naled(values: np.ndarray, weights: np.ndarray, normaliser, deviation=aled) -> np.ndarray:
+    """NALED: ALED (``deviation``, :func:`aled` by default) of the normalised values."""
+    return deviation(normaliser(values), weights)
 
 
 def naler(values: np.ndarray, normaliser) -> tuple[np.ndarray, np.ndarray]:
@@ -196,7 +214,8 @@ def naler(values: np.ndarray, normaliser) -> tuple[np.ndarray, np.ndarray]:
 
 
 def ale_statistics(
-    effects: np.ndarray, counts: np.ndarray, numeric: tuple[bool, ...], normaliser: Normaliser
+    effects: np.ndarray, counts: np.ndarray, numeric: tuple[bool, ...], normaliser: Normaliser,
+    deviation=aled,
 ) -> np.ndarray:
     """ALED, ALER, NALED and NALER of centred effects.
 
@@ -212,6 +231,8 @@ def ale_statistics(
         Whether each grid axis is numeric (edges) or categorical (levels).
     normaliser : Normaliser
         Built from the response.
+    deviation : callable, default :func:`aled`
+        The deviation function of ALED and NALED (one of :data:`DEVIATIONS`).
 
     Returns
     -------
@@ -227,8 +248,8 @@ def ale_statistics(
     weights = counts.reshape(counts.shape[: counts.ndim - n_grid] + (-1,))
     ranged = _groups(effects, n_grid) if n_grid == 1 else values
     low, high = aler(ranged)
-    deviation = aled(values, weights)
-    normalised = naled(values, weights, normaliser)
+    normalised = naled(values, weights, normaliser, deviation)
+    deviation = deviation(values, weights)
     return np.stack([deviation, low, high, normalised, *naler(ranged, normaliser)], axis=-2)
 
 

@@ -13,20 +13,10 @@ import pandas as pd
 
 from .. import _present
 from .._progress import check_progress, feature_progress
-from .._core.features import read_feature
-from .._core.estimate import require_finite_effects
-from .tables import (
-    ale_categorical_results,
-    check_feature_names,
-    ale_numeric_results,
-    iml_level_order,
-    numeric_ale_edges,
-    pd_grid,
-    pd_results,
-    rows_inside,
-)
+from .._core.frame_grid import FrameData
+from .tables import check_feature_names
 from .predictor import Predictor
-from .engine import engine_features, engine_run
+from .run import ale_run, pd_run, read_features
 from .._checks import check_int, check_numbers
 from .checks import (
     check_center_at,
@@ -152,22 +142,13 @@ class FeatureEffect:
             raise ValueError(f"{_CALLER} does not compute ICE curves for two features (iml neither).")
         self.center_at = center_at
         self.feature_name = names[0] if self.n_features == 1 else names
-        data = predictor.data
-        if predictor.engine is not None:  # Dask, Spark, polars lazy: see pyale._iml.engine
-            self._features = engine_features(predictor.engine, names)
-        else:
-            self._features = [read_feature(data[n], label=f"Feature {n!r}") for n in names]
+        # The rows as the grid stage sees them: a pandas frame's, or a Dask, Spark or polars lazy frame's
+        self._rows = predictor.engine if predictor.engine is not None else FrameData(predictor.data, caller=_CALLER)
+        self._features = read_features(self._rows, names)
         self.feature_type = (
             predictor.feature_types[names[0]] if self.n_features == 1
             else tuple(predictor.feature_types[n] for n in names)
         )
-        for f in self._features if predictor.engine is None else ():
-            single = len(f.levels) < 2 if f.categorical else not f.values.min() < f.values.max()
-            if single:  # values are finite: min < max means two distinct values, without sorting
-                raise ValueError(
-                    f"Feature {f.name!r} has a single value in the data; its effect is undefined "
-                    "(iml: 'feature has only one unique value')."
-                )
         self.grid_points = self._check_grid_points(grid_points)
         if self.center_at is not None:
             f = self._features[0]
@@ -240,43 +221,10 @@ class FeatureEffect:
         return self.predictor.output_names
 
     def _run(self) -> pd.DataFrame:
-        if self.predictor.engine is not None:
-            return engine_run(self)
-        data = self.predictor.data
+        """iml's ``results`` (and ``self.effect`` for ALE), through :mod:`.run` for any kind of rows."""
         if self.method == "ale":
-            predict = self.predictor._bounded(self.max_rows_per_call)
-            if self.n_features == 2:
-                from .pairs import ale_pair_results
-
-                results, self.effect = ale_pair_results(self, data, predict)
-                return results
-            feature = self._features[0]
-            if feature.categorical:
-                order = iml_level_order(data, feature)
-                results, self.effect = ale_categorical_results(data, feature, order, predict, self._outputs_of)
-                return results
-            edges = numeric_ale_edges(feature, self.grid_size[0], self.grid_points)
-            if edges.shape[0] < 2:
-                raise ValueError(f"Feature {feature.name!r} has a single grid value; ALE is undefined.")
-            frame, (inside,), _ = rows_inside(data, [feature], [edges] if self.grid_points is not None else [None])
-            results, self.effect = ale_numeric_results(frame, inside, edges, predict, self._outputs_of)
-            return results
-        grids, indices = [], []
-        user = [self.grid_points] if self.n_features == 1 else (self.grid_points or [None, None])
-        self._check_pd_size(user)
-        for f, size, points in zip(self._features, self.grid_size, user):
-            anchor = self.center_at if self.n_features == 1 else None
-            grid, index = pd_grid(f, data[f.name], size, points, anchor)
-            grids.append(grid)
-            indices.append(index)
-        results = pd_results(
-            data, self._features, grids, indices, self.predictor._bounded(self.predictor.batch_size),
-            self._outputs_of,
-            method=self.method, anchor=self.center_at, batch_size=self.predictor.batch_size,
-        )
-        names = " and ".join(repr(f.name) for f in self._features)
-        require_finite_effects(results[".value"].to_numpy(dtype=float), f"{self.method} of {names}")
-        return results
+            return ale_run(self, self._rows)
+        return pd_run(self, self._rows)
 
     def predict(self, data, extrapolate: bool = False) -> np.ndarray:
         """The effect curve at given feature values (iml's ``$predict``).

@@ -1,9 +1,9 @@
 """iml's second-order ALE: numeric x numeric and numeric x categorical, in either order.
 
-The numbers come from the shared core in :mod:`pyale._ale2d` (iml removes
-the same first-order effects and constant as ALEPlot; only the nearest-cell
-search is laid out differently).  This module picks iml's grids, drops rows
-outside user grids, and lays the surface out as iml's ``results``: one row
+The numbers come from the shared core through :mod:`.run` (iml removes the
+same first-order effects and constant as ALEPlot; only the nearest-cell
+search is laid out differently).  This module checks the surface's size
+and lays it out as iml's ``results``: one row
 per grid node with the rectangle around it (``.right``, ``.left``,
 ``.bottom``, ``.top``, named as iml names them: ``.bottom`` lies above
 ``.top``).
@@ -17,12 +17,9 @@ import pandas as pd
 import math
 
 from .._core.bounds import check_pair_cells, pair_cell_limit
-from .._core.conventions import IML
-from .._core.features import read_feature
-from .._core.pair_effect import categorical_numeric_pair_effect, numeric_pair_effect
-from .tables import class_column, iml_level_order, numeric_ale_edges, results_frame, rows_inside
+from .tables import class_column, results_frame
 
-__all__ = ["ale_pair_results", "numeric_pair_table", "categorical_pair_table", "check_cells"]
+__all__ = ["numeric_pair_table", "categorical_pair_table", "check_cells"]
 
 
 def _half_steps(grid: np.ndarray) -> np.ndarray:
@@ -62,44 +59,6 @@ def check_cells(effect_obj, n_rows: int, shape: tuple[int, int], points, feature
         advice = f"Use grid_size <= {math.isqrt(limit):,}."
     check_pair_cells(n_rows, shape, param=param, caller="FeatureEffect", features=tuple(f.name for f in features),
                      value=value, advice=advice)
-
-
-def ale_pair_results(effect_obj, data: pd.DataFrame, predict):
-    """iml's ``results`` for a pair of features; returns ``(frame, PairEffect)``."""
-    first, second = effect_obj._features
-    points = effect_obj.grid_points or [None, None]
-    sizes = effect_obj.grid_size
-    if first.categorical and second.categorical:
-        raise ValueError(
-            f"FeatureEffect does not compute ALE for two categorical features ({first.name!r}, "
-            f"{second.name!r}); iml 0.11.4 stops with 'ALE for two categorical features is not yet "
-            "implemented.'"
-        )
-    outputs_of = effect_obj._outputs_of
-    if not first.categorical and not second.categorical:
-        edges1 = numeric_ale_edges(first, sizes[0], points[0])
-        edges2 = numeric_ale_edges(second, sizes[1], points[1])
-        user = [edges1 if points[0] is not None else None, edges2 if points[1] is not None else None]
-        frame, (f1, f2), _ = rows_inside(data, [first, second], user)
-        check_cells(effect_obj, frame.shape[0], (len(edges1) - 1, len(edges2) - 1), points, (first, second))
-        effect = numeric_pair_effect(frame, f1, f2, edges1, edges2, predict, convention=IML)
-        return numeric_pair_table(effect, outputs_of(), first.name, second.name, edges1, edges2), effect
-    cat, num = (first, second) if first.categorical else (second, first)
-    num_index = 1 if first.categorical else 0
-    edges = numeric_ale_edges(num, sizes[num_index], points[num_index])
-    user_grid = edges if points[num_index] is not None else None
-    frame, (num_in, _), _ = rows_inside(data, [num, cat], [user_grid, None])
-    cat_in = read_feature(frame[cat.name], label=f"Feature {cat.name!r}")
-    if len(cat_in.levels) < 2:
-        raise ValueError(
-            f"Feature {cat.name!r} has a single level among the rows within the grid; ALE across "
-            "its levels is undefined."
-        )
-    cells = (len(cat_in.levels), len(edges) - 1) if first.categorical else (len(edges) - 1, len(cat_in.levels))
-    check_cells(effect_obj, frame.shape[0], cells, points, (first, second))
-    order = iml_level_order(frame, cat_in)
-    effect = categorical_numeric_pair_effect(frame, cat_in, order, num_in, edges, predict, convention=IML)
-    return categorical_pair_table(effect, outputs_of(), cat.name, num.name, edges), effect
 
 
 def numeric_pair_table(effect, outputs, name1, name2, edges1, edges2) -> pd.DataFrame:

@@ -8,26 +8,17 @@ columns, column order, row order and column types.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pandas as pd
 
-from .._core.conventions import IML
-from .._core.main_effect import categorical_main_effect, numeric_main_effect
 from .._core.features import Feature
 from .._core.shifted import categorical_column_values, numeric_column_values
-from .._core.grid import iml_edges
-from .._core.grid import resolve_level_order
 from .._core.pd import grid_predictions
 from .._rbase import r_seq
 
 __all__ = [
-    "iml_level_order",
-    "numeric_ale_edges",
-    "rows_inside",
-    "ale_numeric_results",
-    "ale_categorical_results",
+    "numeric_table",
+    "categorical_table",
     "pd_grid",
     "pd_results",
     "class_column",
@@ -75,57 +66,6 @@ def class_column(outputs: list, codes: np.ndarray) -> pd.Categorical:
     return pd.Categorical.from_codes(codes, categories=list(outputs))
 
 
-def iml_level_order(frame: pd.DataFrame, feature: Feature) -> np.ndarray:
-    """Level order for a categorical feature, as iml's ``order_levels`` (see :func:`resolve_level_order`)."""
-    return resolve_level_order(
-        frame, feature, None, caller="FeatureEffect", failure="iml 0.11.4 fails here", hint="", stacklevel=5
-    )
-
-
-def numeric_ale_edges(feature: Feature, grid_size: int, grid_points) -> np.ndarray:
-    """iml's interval edges: type-1 quantiles (rounded for integers), or the user's points sorted."""
-    if grid_points is None:
-        return iml_edges(feature.values, grid_size, integer=feature.integer)
-    return np.unique(np.asarray(grid_points, dtype=float))
-
-
-def rows_inside(frame: pd.DataFrame, features: list[Feature], edges: list[np.ndarray]):
-    """Rows within every grid's range; warns about the rows left out.
-
-    Returns ``(frame, features, kept)`` restricted to those rows.
-    """
-    inside = np.ones(frame.shape[0], dtype=bool)
-    for feature, grid in zip(features, edges):
-        if grid is not None:
-            inside &= (feature.values >= grid[0]) & (feature.values <= grid[-1])
-    if inside.all():
-        return frame, features, inside
-    if not inside.any():
-        raise ValueError(
-            "The 'grid_points' parameter of FeatureEffect leaves every row of the data outside "
-            "the grid; ALE needs rows within it."
-        )
-    names = ", ".join(repr(f.name) for f, g in zip(features, edges) if g is not None)
-    warnings.warn(
-        f"{int((~inside).sum())} of {inside.shape[0]} rows lie outside grid_points of {names} "
-        "and are left out of the ALE (iml 0.11.4 misuses them: see docs/deviations.md).",
-        UserWarning,
-        stacklevel=4,
-    )
-    kept = np.flatnonzero(inside)
-    frame = frame.iloc[kept]
-    restricted = [
-        Feature(
-            name=f.name, categorical=f.categorical,
-            values=None if f.values is None else f.values[kept],
-            codes=None if f.codes is None else f.codes[kept],
-            levels=f.levels, ordered=f.ordered, integer=f.integer,
-        )
-        for f in features
-    ]
-    return frame, restricted, inside
-
-
 def _long(effects: np.ndarray, outputs: list, value_name: str) -> dict:
     """Grid-major, output-minor columns ``[.class], value`` of iml's long tables."""
     n_points, n_outputs = effects.shape
@@ -136,14 +76,8 @@ def _long(effects: np.ndarray, outputs: list, value_name: str) -> dict:
     return columns
 
 
-def ale_numeric_results(frame, feature, edges, predict, outputs_of) -> tuple[pd.DataFrame, object]:
-    """iml's 1-D ALE of a numeric feature: columns ``.type, [.class], .value, <feature>``."""
-    effect = numeric_main_effect(frame, feature, edges, predict, empty_intervals="zero", convention=IML)
-    return numeric_table(effect, feature.name, edges, outputs_of()), effect
-
-
 def numeric_table(effect, name, edges, outputs) -> pd.DataFrame:
-    """The table of :func:`ale_numeric_results` from the computed effect."""
+    """iml's 1-D ALE table of a numeric feature: columns ``.type, [.class], .value, <feature>``."""
     n_points, n_outputs = effect.effects.shape
     columns = {".type": np.full(n_points * n_outputs, "ale", dtype=object)}
     columns.update(_long(effect.effects, outputs, ".value"))
@@ -151,14 +85,8 @@ def numeric_table(effect, name, edges, outputs) -> pd.DataFrame:
     return results_frame(columns)
 
 
-def ale_categorical_results(frame, feature, order, predict, outputs_of) -> tuple[pd.DataFrame, object]:
-    """iml's 1-D ALE of a categorical feature: levels in the order used, as a factor."""
-    effect = categorical_main_effect(frame, feature, order, predict, convention=IML)
-    return categorical_table(effect, feature.name, outputs_of()), effect
-
-
 def categorical_table(effect, name, outputs) -> pd.DataFrame:
-    """The table of :func:`ale_categorical_results` from the computed effect."""
+    """iml's 1-D ALE table of a categorical feature: levels in the order used, as a factor."""
     n_levels, n_outputs = effect.effects.shape
     columns = {".type": np.full(n_levels * n_outputs, "ale", dtype=object)}
     columns.update(_long(effect.effects, outputs, ".value"))

@@ -5,4 +5,4 @@ reverse; importing it registers each display with the results
 (``pyale._present.register_display``), so that ``result.plot()`` finds it.
 """
 
-from . import aleplot, display, iml, verdicts  # noqa: F401 - each registers its displays
+from . import aleplot, compare, display, iml, verdicts  # noqa: F401 - each registers its displays

@@ -40,8 +40,11 @@ def constrain(figure, given: list) -> None:
     """Constrained layout for a figure that holds only the Axes given and has no layout engine.
 
     Then no label is cut when the figure is saved; a figure with other Axes
-    or its own layout is left as it is.
+    or its own layout is left as it is, and so is a subfigure (its parent
+    figure lays it out).
     """
+    if not hasattr(figure, "set_layout_engine"):  # a SubFigure: the parent's layout decides
+        return
     if figure.get_layout_engine() is None and set(map(id, figure.axes)) <= set(map(id, given)):
         figure.set_layout_engine("constrained")
 

@@ -151,6 +151,8 @@ def _uniforms(state: np.ndarray, count: int) -> np.ndarray:
 
     Made in pieces of at most :data:`BLOCK` values so that the working arrays stay small.
     """
+    if count <= _SCALAR:
+        return _uniforms_scalar(state, count)
     if count <= BLOCK:
         return _uniforms_block(state, count)
     out = np.empty(count)
@@ -161,6 +163,22 @@ def _uniforms(state: np.ndarray, count: int) -> np.ndarray:
         state = _advance(state, take)
         pos += take
     return out
+
+
+_SCALAR = 2048  # below this many values, one step at a time in Python beats the lanes' set-up
+
+
+def _uniforms_scalar(state: np.ndarray, count: int) -> np.ndarray:
+    """:func:`_uniforms` for short runs: R's ``MRG32k3a`` step by step on Python integers."""
+    s10, s11, s12, s20, s21, s22 = (int(v) for v in state)
+    out = [0.0] * count
+    for i in range(count):
+        p1 = (_A12 * s11 - _A13N * s10) % M1
+        s10, s11, s12 = s11, s12, p1
+        p2 = (_A21 * s22 - _A23N * s20) % M2
+        s20, s21, s22 = s21, s22, p2
+        out[i] = ((p1 - p2) if p1 > p2 else (p1 - p2 + M1)) * _NORM
+    return np.array(out, dtype=float)
 
 
 def _uniforms_block(state: np.ndarray, count: int) -> np.ndarray:

@@ -14,21 +14,25 @@ from .._checks import (check_choice, check_finite_number, check_int, check_rando
 from .._core.binning import check_binning
 from .._core.gradient import METHODS, rhale_plans
 from .._core.jacobians import array_model
-from .._engine_plans import is_engine_frame
+from .._core.local import NumericAxis
+from .._engines import is_engine_frame
 from .._engines import engine_name
 from .._present import FeatureValues
 from .candidates import candidate_splits, read_conditioning
-from .criterion import feature_scale, heterogeneity, level_heterogeneity
+from .criterion import feature_scale, heterogeneity, level_heterogeneity, pair_heterogeneity
 from .curves import level_curve, region_curve
-from .local import LevelEffects, LocalEffects, finite_differences, level_differences, uniform_edges
+from .local import (LevelEffects, LocalEffects, finite_differences, level_differences, level_predictions,
+                    uniform_edges)
 from .rebinning import RegionBins
 from .result import Region, RegionalResult
+from .engine import EngineMoments, LevelMeasure, NumericMeasure, RowSet, engine_splits, feature_moments
 from .search import SearchRules, grow_levelwise, grow_nodewise
 
 __all__ = ["regional"]
 
 _CALLER = "regional"
 _SEARCHES = ("node", "level")
+_FEATURE_TYPES = ("auto", "nominal", "ordinal")
 #: Default intervals of the uniform grid (effector's ``Fixed(nof_bins=20)``).
 UNIFORM_INTERVALS = 20
 
@@ -52,6 +56,7 @@ def regional(
     grid: object = None,
     n_intervals: int | None = None,
     level_order: Sequence | None = None,
+    feature_type: str = "auto",
     response: object = None,
     response_method: str = "auto",
     sample_weight: Sequence | None = None,
@@ -80,9 +85,10 @@ def regional(
         The data (in memory).  Never modified.
     feature : column label or 0-based position
         The feature whose effect is split: numeric, or categorical (its
-        local effects are then the differences across each jump between
-        neighbouring levels, ALEPlot's two directions; effector's ordinal
-        ``ALE``).
+        local effects are then differences between its levels: between
+        every pair of levels for a nominal feature, across each jump
+        between neighbouring levels for an ordinal one; see
+        ``feature_type``).
     conditioning : sequence of labels, optional
         The columns the regions may be defined by (every other column by
         default).  Numeric columns are cut at thresholds, other columns
@@ -135,6 +141,16 @@ def regional(
         A categorical feature's levels in the order to use (as for
         :func:`pyale.ale`; by default ALEPlot's order, an ordered
         categorical's own).  effector orders levels ascending.
+    feature_type : {"auto", "nominal", "ordinal"}, default "auto"
+        How a categorical feature's heterogeneity is measured.
+        ``"nominal"``: every pair of levels compared (effector's rule for
+        nominal features: no level order enters the criterion).
+        ``"ordinal"``: the jumps between neighbouring levels in the level
+        order (effector's rule for ordinal features).  ``"auto"``: ordinal
+        for an ordered categorical, nominal for any other categorical,
+        string or bool column (effector's own inference from a pandas
+        column).  The regional curves follow the level order either way.
+        Ignored for a numeric feature.
     response, response_method
         As for :func:`pyale.ale`.
     sample_weight : array-like or column name, optional
@@ -176,8 +192,13 @@ def regional(
     differ (right-closed intervals, no subsampling, weights).
 
     Only the model calls of one ALE are made (or one Jacobian): every
-    region is scored and drawn from the same local effects.  The search
-    runs in memory; a Dask, Spark or polars lazy frame is refused.
+    region is scored and drawn from the same local effects.  On a Dask,
+    Spark or polars lazy frame the search is a reduction over its blocks
+    (per region and interval: weight, mean and squared deviations of the
+    slopes): one pass over the rows (two predictions per row) per region
+    that is split (or one Jacobian per block), on a fixed grid only
+    (no ``binning``), without bootstrap, ``sample_weight`` as a column
+    name; ``Region.mask`` is then None.
 
     References
     ----------
@@ -213,8 +234,24 @@ def regional(
         raise ValueError(f"The 'binning' parameter of {_CALLER} re-bins each region's derivatives; it needs "
                          f"method='gradient'. Got method={method!r}.")
     binning = check_binning(binning, n_intervals, grid, caller=_CALLER)
+    feature_type = check_choice(feature_type, _FEATURE_TYPES, param="feature_type", caller=_CALLER)
+    if is_engine_frame(X):
+        name, names, candidates, rows, scale, score, size, curve = _on_engine(
+            model, X, feature, feature_type=feature_type, method=method, jacobian=jacobian, binning=binning,
+            grid=grid, n_intervals=n_intervals, level_order=level_order, response=response,
+            response_method=response_method,
+            sample_weight=sample_weight, ci_level=ci_level, max_rows_per_call=max_rows_per_call,
+            feature_names=feature_names, conditioning=conditioning, level_limit=level_limit,
+            n_positions=n_positions, n_bootstrap=n_bootstrap)
+        nodes = (grow_nodewise(candidates, rows, score, size, rules) if search == "node" else
+                 grow_levelwise(candidates, rows, len(names), score, size, rules))
+        regions = tuple(Region(node.index, node.parent, node.depth, node.conditions, None, node.size,
+                               node.heterogeneity, curve(node.mask)) for node in nodes)
+        edges = None if regions[0].result.kind == "categorical" else regions[0].result.grid[0]
+        return RegionalResult(feature=name, method=method, search=search, edges=edges,
+                              regions=regions, scale=scale, conditioning=tuple(names))
     job, local = _local_effects(
-        model, X, feature, method=method, jacobian=jacobian, grid=grid,
+        model, X, feature, feature_type=feature_type, method=method, jacobian=jacobian, grid=grid,
         n_intervals=None if binning is not None else n_intervals, level_order=level_order,
         response=response, response_method=response_method, sample_weight=sample_weight, ci_level=ci_level,
         max_rows_per_call=max_rows_per_call, feature_names=feature_names, conditioning=conditioning,
@@ -246,6 +283,16 @@ def regional(
 def _scorer(local, job, binning, n_bootstrap: int):
     """``(scale, score(mask), curve(mask, rng))``: the criterion and the region's ALEResult for this feature."""
     weights = job.weights
+    if isinstance(local, LevelEffects) and local.nominal:
+        def score(mask):
+            return pair_heterogeneity(local.at_levels[mask], local.ranks[mask],
+                                      None if weights is None else weights[mask])
+
+        def curve(mask, rng):
+            return _region_result(local.name, "categorical", local.levels,
+                                  level_curve(local, mask, n_bootstrap=n_bootstrap, rng=rng), job, mask)
+
+        return 1.0, score, curve
     if isinstance(local, LevelEffects):
         scale = feature_scale(local.ranks.astype(float), weights)
         entry_weights = None if weights is None else weights[local.rows]
@@ -284,6 +331,89 @@ def _scorer(local, job, binning, n_bootstrap: int):
     return scale, score, curve
 
 
+def _on_engine(model, X, feature, *, feature_type, method, jacobian, binning, grid, n_intervals, level_order,
+               response, response_method, sample_weight, ci_level, max_rows_per_call, feature_names, conditioning,
+               level_limit, n_positions, n_bootstrap):
+    """The search on a Dask, Spark or polars lazy frame (:mod:`.engine`): what it needs, checked.
+
+    Returns the feature's name, the conditioning columns, the candidate
+    splits, the root region, the scale and the ``score``, ``size`` and
+    ``curve`` of a region.
+    """
+    frame = engine_name(X)
+    for param, value, allowed in (("binning", binning, None), ("n_bootstrap", n_bootstrap, 0)):
+        if value != allowed:
+            raise ValueError(
+                f"The {param!r} parameter of {_CALLER} must be {allowed!r} on a {frame}: the search runs over "
+                f"its blocks on a fixed grid, without replicates. Got {value!r}; collect the rows into pandas "
+                "for that option."
+            )
+    uniform = isinstance(grid, str)
+    if uniform and grid != "uniform":
+        raise ValueError(f"The 'grid' parameter of {_CALLER} must be None, 'uniform' or a sequence of edges. "
+                         f"Got {grid!r} instead.")
+    if isinstance(feature, (list, tuple, np.ndarray)):
+        raise TypeError(f"The 'feature' parameter of {_CALLER} must be one column label or position. "
+                        f"Got {feature!r} instead.")
+    job = _Job(X, feature, caller_name=_CALLER, conventions="aleplot",
+               n_intervals=None if (uniform or grid is not None) else n_intervals, grid=None, level_order=level_order,
+               max_rows_per_call=max_rows_per_call, feature_names=feature_names, sample_weight=sample_weight,
+               ci_level=ci_level, y=None)
+    names, kind, plan = job.planned[0]
+    name, data = names[0], job.data
+    if kind == "categorical" and (grid is not None or method == "gradient"):
+        raise ValueError(f"The '{'method' if method == 'gradient' else 'grid'}' parameter of {_CALLER} applies "
+                         f"to a numeric feature; {name!r} is categorical.")
+    split_names = _conditioning_names(job.X, name, conditioning)
+    candidates = engine_splits(data, split_names, level_limit=level_limit, n_positions=n_positions, caller=_CALLER)
+    conditions = [c for split in candidates for c in split.conditions]
+    adapter, caller = job.caller_for(array_model(model, jacobian) if method == "gradient" else model, response,
+                                     response_method)
+    if method == "gradient" or jacobian is not None:  # each block's derivatives (one Jacobian per block and pass)
+        job.planned = rhale_plans(job.planned, job.X, None, engine_data=job.data, conventions="aleplot",
+                                  method=method, model=model, jacobian=jacobian, binning=None, caller=caller,
+                                  max_rows=max_rows_per_call, caller_name=_CALLER)
+        plan = job.planned[0][2]
+    if kind == "categorical":
+        axis = plan.axes[0]
+        levels = tuple(axis.levels[i] for i in axis.order)
+        nominal = _is_nominal(job.X[name], feature_type)
+        measure = LevelMeasure(plan, caller, nominal=nominal, rows_per_call=max_rows_per_call,
+                               check_outputs=_require_one_output)
+        scale = 1.0 if nominal else feature_moments(data.rows, lambda block: axis.ranks(block).astype(float),
+                                                    data.weight, [name])
+        moments = EngineMoments(data.rows, measure, weight_column=data.weight, conditions=conditions)
+
+        def level_curve_of(region):
+            job.outputs = tuple(map(str, _output_names(adapter, caller)))
+            return _region_result(name, "categorical", levels, moments.curve(region), job, None)
+
+        return (name, split_names, candidates, RowSet(), scale, lambda region: moments.score(region, scale),
+                moments.size, level_curve_of)
+    if uniform or grid is not None:
+        check = data.checks([name])[name]
+        if uniform:
+            count = UNIFORM_INTERVALS if n_intervals is None else check_int(n_intervals, param="n_intervals",
+                                                                            caller=_CALLER, minimum=1)
+            edges = np.linspace(check.minimum, check.maximum, count + 1)
+        else:
+            edges = _user_edges(grid, np.array([check.minimum, check.maximum]), name)
+        occupied = data.interval_counts({name: edges})[name][1] > 0
+        plan = dataclasses.replace(plan, axes=(NumericAxis(name, edges, occupied),), empty_intervals="zero")
+    edges = plan.axes[0].edges
+    widths = np.full(edges.shape[0] - 1, edges[1] - edges[0]) if uniform else np.diff(edges)
+    scale = feature_moments(data.rows, lambda block: block[name].to_numpy(dtype=float), data.weight, [name])
+    measure = NumericMeasure(plan, caller, widths, rows_per_call=max_rows_per_call, check_outputs=_require_one_output)
+    moments = EngineMoments(data.rows, measure, weight_column=data.weight, conditions=conditions)
+
+    def curve(region):
+        job.outputs = tuple(map(str, _output_names(adapter, caller)))
+        return _region_result(name, "numeric", edges, moments.curve(region), job, None)
+
+    return (name, split_names, candidates, RowSet(), scale, lambda region: moments.score(region, scale),
+            moments.size, curve)
+
+
 def _positive(value, param: str) -> float:
     number = check_finite_number(value, param=param, caller=_CALLER, what="a number > 0")
     if number <= 0:
@@ -291,17 +421,11 @@ def _positive(value, param: str) -> float:
     return number
 
 
-def _local_effects(model, X, feature, *, method, jacobian, grid, n_intervals, level_order, response,
+def _local_effects(model, X, feature, *, feature_type, method, jacobian, grid, n_intervals, level_order, response,
                    response_method, sample_weight, ci_level, max_rows_per_call, feature_names, conditioning,
                    level_limit):
     """The checked data (and conditioning columns, read before any model call) and each row's local effect
     of the feature (one ALE's model calls)."""
-    if is_engine_frame(X):
-        raise TypeError(
-            f"The 'X' parameter of {_CALLER} must hold its rows in memory: the search for regions reads every "
-            f"row's local effect many times. Got a {engine_name(X)}; collect the rows (or a sample of "
-            "them) into pandas first."
-        )
     method = check_choice(method, METHODS, param="method", caller=_CALLER)
     uniform = isinstance(grid, str)
     if uniform and grid != "uniform":
@@ -326,7 +450,10 @@ def _local_effects(model, X, feature, *, method, jacobian, grid, n_intervals, le
         local = level_differences(plan, job.X, caller, rows_per_call=max_rows_per_call)
         _require_one_output(local.differences, caller)
         job.outputs = tuple(map(str, _output_names(adapter, caller)))
-        return job, dataclasses.replace(local, weights=job.weights)
+        at_levels = None
+        if _is_nominal(job.X[names[0]], feature_type):
+            at_levels = level_predictions(plan, job.X, caller, rows_per_call=max_rows_per_call)
+        return job, dataclasses.replace(local, weights=job.weights, at_levels=at_levels)
     values = job.X[names[0]].to_numpy(dtype=float)
     edges = None
     if uniform:
@@ -347,6 +474,13 @@ def _local_effects(model, X, feature, *, method, jacobian, grid, n_intervals, le
     local = LocalEffects(names[0], edges, bins, differences, values, job.weights, uniform=uniform)
     job.outputs = tuple(map(str, _output_names(adapter, caller)))
     return job, local
+
+
+def _is_nominal(column: pd.Series, feature_type: str) -> bool:
+    """effector's inference from a pandas column: an ordered categorical is ordinal, any other nominal."""
+    if feature_type != "auto":
+        return feature_type == "nominal"
+    return not (isinstance(column.dtype, pd.CategoricalDtype) and column.dtype.ordered)
 
 
 def _require_one_output(differences: np.ndarray, caller) -> None:
@@ -396,7 +530,8 @@ def _region_result(name, kind: str, grid, curve, job, mask: np.ndarray) -> ALERe
     result = ALEResult(
         features=(name,), kind=kind, grid=(grid,), effects=curve.effects, outputs=job.outputs,
         counts=curve.counts, level_order=grid if kind == "categorical" else None, empty_cells=None,
-        conventions="aleplot", heterogeneity=heterogeneity_at_nodes, data_values=FeatureValues(job.X[mask]))
+        conventions="aleplot", heterogeneity=heterogeneity_at_nodes,
+        data_values=None if mask is None else FeatureValues(job.X[mask]))
     if curve.replicates is not None:
         result = result._with_bootstrap(curve.replicates, curve.replicate_counts, job.ci_level, "data")
     return result

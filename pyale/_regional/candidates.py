@@ -27,7 +27,8 @@ import pandas.api.types as ptypes
 
 from .._core.features import column_kind, factorize_strings
 
-__all__ = ["Condition", "Split", "ConditioningColumn", "read_conditioning", "candidate_splits"]
+__all__ = ["Condition", "Split", "ConditioningColumn", "read_conditioning", "candidate_splits", "split_conditions",
+           "unsplittable", "missing_values", "infinite_values", "numeric_levels"]
 
 
 @dataclass(frozen=True)
@@ -78,34 +79,49 @@ class ConditioningColumn:
         return self.codes is not None
 
 
+def unsplittable(name, dtype, caller: str) -> TypeError:
+    return TypeError(f"Column {name!r} of X cannot be split on in {caller}: it is neither numeric nor "
+                     f"categorical (dtype {dtype}). Leave it out of 'conditioning'.")
+
+
+def missing_values(name, missing: int, caller: str) -> ValueError:
+    return ValueError(f"Column {name!r} of X (a candidate for splitting in {caller}) has {missing} missing "
+                      "value(s); regions need every row's value. Fill them, or leave the column out of 'conditioning'.")
+
+
+def infinite_values(name, caller: str) -> ValueError:
+    return ValueError(f"Column {name!r} of X (a candidate for splitting in {caller}) has infinite values; regions "
+                      "need finite values.")
+
+
+def numeric_levels(distinct: np.ndarray, dtype, level_limit: int) -> tuple | None:
+    """The levels of a numeric column split by levels (integers, fewer than ``level_limit``), else None."""
+    if distinct.size < level_limit and np.all(np.mod(distinct, 1) == 0):
+        return tuple(int(v) if ptypes.is_integer_dtype(dtype) else float(v) for v in distinct)
+    return None
+
+
 def _refuse_missing(series: pd.Series, caller: str) -> None:
     missing = int(series.isna().sum())
     if missing:
-        raise ValueError(
-            f"Column {series.name!r} of X (a candidate for splitting in {caller}) has {missing} missing "
-            "value(s); regions need every row's value. Fill them, or leave the column out of 'conditioning'."
-        )
+        raise missing_values(series.name, missing, caller)
 
 
 def read_conditioning(series: pd.Series, *, level_limit: int, caller: str) -> ConditioningColumn:
     """How a column is split (see the module docstring), refusing what cannot be split on."""
     kind = column_kind(series)
     if kind in ("datetime", "other"):
-        raise TypeError(
-            f"Column {series.name!r} of X cannot be split on in {caller}: it is neither numeric nor "
-            f"categorical (dtype {series.dtype}). Leave it out of 'conditioning'."
-        )
+        raise unsplittable(series.name, series.dtype, caller)
     _refuse_missing(series, caller)
     if kind == "numeric":
         values = series.to_numpy(dtype=float)
         if not np.isfinite(values).all():
-            raise ValueError(f"Column {series.name!r} of X (a candidate for splitting in {caller}) has "
-                             "infinite values; regions need finite values.")
+            raise infinite_values(series.name, caller)
         distinct = np.unique(values)
-        if distinct.size < level_limit and np.all(np.mod(distinct, 1) == 0):
-            codes = np.searchsorted(distinct, values)
-            levels = tuple(int(v) if ptypes.is_integer_dtype(series.dtype) else float(v) for v in distinct)
-            return ConditioningColumn(series.name, values=values, codes=codes, levels=levels)
+        levels = numeric_levels(distinct, series.dtype, level_limit)
+        if levels is not None:
+            return ConditioningColumn(series.name, values=values, codes=np.searchsorted(distinct, values),
+                                      levels=levels)
         return ConditioningColumn(series.name, values=values)
     if kind == "bool":
         values = series.to_numpy(dtype=bool)
@@ -121,6 +137,15 @@ def read_conditioning(series: pd.Series, *, level_limit: int, caller: str) -> Co
                                   levels=tuple(cat.categories[used].tolist()))
     codes, levels = factorize_strings(series)
     return ConditioningColumn(series.name, codes=np.asarray(codes), levels=tuple(levels))
+
+
+def split_conditions(name, *, levels: tuple = (), low: float | None = None, high: float | None = None,
+                     n_positions: int = 20) -> list[tuple]:
+    """The candidate splits of one column as pairs of conditions: one per level, or per inner threshold."""
+    if levels:
+        return [(Condition(name, "==", level), Condition(name, "!=", level)) for level in levels]
+    thresholds = np.linspace(low, high, n_positions + 1)[1:-1]
+    return [(Condition(name, "<", float(t)), Condition(name, ">=", float(t))) for t in thresholds]
 
 
 def candidate_splits(column: ConditioningColumn, n_positions: int) -> list[Split]:

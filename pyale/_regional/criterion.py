@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["UNDEFINED", "interval_moments", "fill_undefined", "heterogeneity", "level_heterogeneity",
-           "feature_scale"]
+           "pair_heterogeneity", "feature_scale"]
 
 #: The heterogeneity of a region without any interval holding two rows (and the score of a refused child).
 UNDEFINED = np.inf
@@ -109,3 +109,37 @@ def level_heterogeneity(differences: np.ndarray, jumps: np.ndarray, n_jumps: int
     per_row = variance[np.maximum(ranks, 1) - 1]
     mean = np.mean(per_row) if row_weights is None else np.average(per_row, weights=row_weights)
     return float(np.sqrt(mean)) * scale
+
+
+def pair_heterogeneity(at_levels: np.ndarray, ranks: np.ndarray, row_weights: np.ndarray | None = None) -> float:
+    """The criterion for a nominal feature (effector's ``_heter_nominal_pairs``), for a region's rows.
+
+    ``at_levels[i, k]`` is row i predicted at level k, ``ranks[i]`` its own
+    level.  For every pair of levels ``a < b``, the rows of the region at
+    ``a`` or ``b`` each give the difference ``at_levels[i, b] - at_levels[i,
+    a]``; with ``w_k`` the share of the region's rows at level k,
+
+    ``H = sqrt(sum over a < b of w_a w_b Var(differences of the pair))``,
+
+    the variance around the pair's mean with divisor n (the sum of the
+    weights).  No level order and no scale factor enter: the differences
+    are already in units of the prediction, and ``H`` is 0 when the region
+    holds one level only.
+    """
+    n_levels = at_levels.shape[1]
+    level_weight = np.bincount(ranks, row_weights, minlength=n_levels).astype(float)
+    share = level_weight / level_weight.sum()
+    total = 0.0
+    for a in range(n_levels):
+        for b in range(a + 1, n_levels):
+            product = share[a] * share[b]
+            if product > 0:
+                rows = (ranks == a) | (ranks == b)
+                differences = at_levels[rows, b] - at_levels[rows, a]
+                if row_weights is None:
+                    spread = np.var(differences)
+                else:
+                    w = row_weights[rows]
+                    spread = np.average((differences - np.average(differences, weights=w)) ** 2, weights=w)
+                total += product * spread
+    return float(np.sqrt(total))

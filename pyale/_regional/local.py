@@ -15,10 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._core.calls import predict_variants
 from .._core.local import NumericAxis, Plan
 from .._rbase import bin_right_closed
 
-__all__ = ["LocalEffects", "uniform_edges", "finite_differences"]
+__all__ = ["LocalEffects", "uniform_edges", "finite_differences", "LevelEffects", "level_differences",
+           "level_predictions"]
 
 
 @dataclass(frozen=True)
@@ -102,10 +104,18 @@ class LevelEffects:
     jumps: np.ndarray
     differences: np.ndarray
     weights: np.ndarray | None = None
+    #: A nominal feature's every row predicted at every level, ``(n_rows, n_levels)`` in ``levels`` order
+    #: (:func:`level_predictions`): the all-pairs differences its criterion reads.  None for an ordinal one.
+    at_levels: np.ndarray | None = None
 
     @property
     def n_jumps(self) -> int:
         return len(self.levels) - 1
+
+    @property
+    def nominal(self) -> bool:
+        """Whether the criterion compares every pair of levels (effector's nominal rule)."""
+        return self.at_levels is not None
 
 
 def level_differences(plan: Plan, frame, caller, *, rows_per_call: int | None = None) -> LevelEffects:
@@ -117,3 +127,25 @@ def level_differences(plan: Plan, frame, caller, *, rows_per_call: int | None = 
     ranks[centre.row_positions()] = centre.groups
     levels = tuple(axis.levels[i] for i in axis.order)
     return LevelEffects(axis.name, levels, ranks, local.row_positions(), local.groups, local.values)
+
+
+def level_predictions(plan: Plan, frame, caller, *, rows_per_call: int | None = None) -> np.ndarray:
+    """Every row predicted at every level of a categorical plan's feature: ``(n_rows, n_levels)``.
+
+    Columns follow the plan's level order (``levels`` of :class:`LevelEffects`).
+    The difference ``[:, b] - [:, a]`` of a row at level ``a`` or ``b`` is its
+    contribution to the pair ``(a, b)`` in effector's nominal criterion
+    (``utils.compute_local_effects_level_pairs``, which evaluates the same
+    two predictions per pair); one prediction per row and level serves
+    every pair.
+    """
+    axis = plan.axes[0]
+    column = frame[axis.name]
+
+    def at_level(rank: int):
+        return lambda part: {axis.name: axis.column_values(column, np.full(part.stop - part.start, rank))}
+
+    variants = [(f"{plan.purpose} (rows set to level {axis.levels[axis.order[rank]]!r})", at_level(rank))
+                for rank in range(axis.n_levels)]
+    # One output (checked on the jumps' differences first): column 0.
+    return np.column_stack([y[:, 0] for y in predict_variants(caller, frame, variants, rows_per_call=rows_per_call)])

@@ -28,8 +28,10 @@ class Region:
     conditions : tuple of Condition
         The path of split conditions from the root (``str(c)`` reads
         ``x3 >= 0``, ``colour == 'red'``).
-    mask : numpy.ndarray
-        Which rows of X (those with a positive weight) belong to it.
+    mask : numpy.ndarray or None
+        Which rows of X (those with a positive weight) belong to it (None
+        on a Dask, Spark or polars lazy frame, whose rows stay where they
+        live: use ``conditions`` or :meth:`RegionalResult.region_of`).
     size : float
         Its rows (the sum of their weights, when weights were given).
     heterogeneity : float
@@ -52,7 +54,7 @@ class Region:
     parent: int | None
     depth: int
     conditions: tuple
-    mask: np.ndarray
+    mask: np.ndarray | None
     size: float
     heterogeneity: float
     result: ALEResult
@@ -109,7 +111,9 @@ class RegionalResult:
         order the search created them.
     scale : float
         Standard deviation of the feature over all rows (the criterion's
-        factor from slopes to prediction units).
+        factor from slopes to prediction units; of the level ranks for an
+        ordinal feature; 1 for a nominal one, whose pairwise differences are
+        already in prediction units).
     conditioning : tuple
         The columns the search could split on.
 

@@ -94,9 +94,18 @@ def best_split(candidates: list, parents: list, score: Callable, size: Callable,
     return best
 
 
-def grow_nodewise(candidates: list, n_rows: int, score: Callable, size: Callable, rules: SearchRules) -> list:
-    """effector's ``Best``: each node split by its own best split, depth first."""
-    root = np.ones(n_rows, dtype=bool)
+def _root(rows):
+    """All rows: a mask of ``rows`` rows, or ``rows`` itself when it is a region (an engine's ``RowSet``)."""
+    return np.ones(rows, dtype=bool) if isinstance(rows, (int, np.integer)) else rows
+
+
+def grow_nodewise(candidates: list, rows, score: Callable, size: Callable, rules: SearchRules) -> list:
+    """effector's ``Best``: each node split by its own best split, depth first.
+
+    ``rows``: the number of rows (regions are boolean masks), or the root
+    region of an engine (regions are combined with ``&``, as masks are).
+    """
+    root = _root(rows)
     nodes = [Node(0, None, 0, (), root, size(root), score(root))]
 
     def grow(node: Node) -> None:
@@ -121,10 +130,10 @@ def grow_nodewise(candidates: list, n_rows: int, score: Callable, size: Callable
     return nodes
 
 
-def grow_levelwise(candidates: list, n_rows: int, n_columns: int, score: Callable, size: Callable,
+def grow_levelwise(candidates: list, rows, n_columns: int, score: Callable, size: Callable,
                    rules: SearchRules) -> list:
-    """effector's ``BestLevelWise``: one split per level for every node of the level."""
-    root = np.ones(n_rows, dtype=bool)
+    """effector's ``BestLevelWise``: one split per level for every node of the level (``rows``: as above)."""
+    root = _root(rows)
     root_score = score(root)
     nodes = [Node(0, None, 0, (), root, size(root), root_score)]
     levels = []  # per level: the scored split over the previous level's nodes

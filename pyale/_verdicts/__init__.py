@@ -10,6 +10,9 @@ or :class:`pyale.ALE` already computed: no model call.
   order, with intervals on each statistic and simultaneous intervals on the ranks.
 - :func:`reason_codes` (``reasons.py``): for given rows, each feature's
   main-effect contribution and the top adverse features.
+- :func:`pyale.compare` (``compare.py``, result in ``comparison.py``): is an
+  effect the same in every segment, period or data set?  (It computes: one
+  pass over the pooled rows.)
 
 ``inputs.py`` reads the results these accept; ``decision.py`` holds the
 bootstrap decision rule shared by the shape checks.  Figures are drawn by the

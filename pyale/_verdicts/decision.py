@@ -32,6 +32,7 @@ fixed) is known exactly: it is a certain violation or certainly fine.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -104,18 +105,22 @@ def margin_test(estimate: np.ndarray, replicates: np.ndarray, *, strict: bool, l
     """Both tests for margins ``estimate`` (``(M,)``) and their ``replicates`` (``(B, M)``).
 
     Replicates that are NaN for a margin (undefined in that replicate) are
-    left out of that margin's spread and count as neither side.  ``df``
+    left out of that margin's spread and count as neither side; a margin
+    whose estimate is NaN, or that no replicate defines, is judged neither
+    way (it can neither fail nor let the expectation pass).  ``df``
     (``(M,)``, ``inf`` for none) calibrates margins that are means over few
     rows (see :func:`calibrate`).
     """
     estimate = np.asarray(estimate, dtype=float).ravel()
     replicates = np.asarray(replicates, dtype=float).reshape(-1, estimate.shape[0])
     n_boot = replicates.shape[0]
-    with np.errstate(invalid="ignore", divide="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN margins: judged below as undefined
         spread = np.nanstd(replicates, axis=0, ddof=1) if n_boot > 1 else np.zeros_like(estimate)
+        # Relative to the scale of the margins, a spread of rounding noise is none.
+        scale = np.nanmax(np.abs(np.concatenate([estimate, replicates.ravel()]))) if estimate.size else 0.0
     spread = np.where(np.isfinite(spread), spread, 0.0)
-    # Relative to the scale of the margins, a spread of rounding noise is none.
-    scale = np.nanmax(np.abs(np.concatenate([estimate, replicates.ravel()]))) if estimate.size else 0.0
+    scale = scale if np.isfinite(scale) else 0.0
     noisy = spread > 1e-12 * max(scale, np.finfo(float).tiny)
     certain = ~noisy & _violates(estimate, strict)
     df = np.full(estimate.shape, np.inf) if df is None else np.asarray(df, dtype=float).ravel()
@@ -139,6 +144,13 @@ def margin_test(estimate: np.ndarray, replicates: np.ndarray, *, strict: bool, l
     per_margin = (1 + wrong_side.sum(axis=0)) / (n_boot + 1)
     per_margin = np.where(noisy, stats.norm.sf(calibrate(stats.norm.isf(per_margin), df)), per_margin)
     per_margin = np.where(_violates(estimate, strict) & ~noisy, 1.0, per_margin)
+    # A margin that is undefined (NaN estimate, or no replicate defines it) cannot show that the
+    # expectation holds there.
+    undefined = ~np.isfinite(estimate) | np.isnan(replicates).all(axis=0)
+    per_margin = np.where(undefined, 1.0, per_margin)
+    adjusted = np.where(undefined, 1.0, adjusted)
+    p_violation = float(adjusted.min()) if estimate.size else 1.0
+    significant = adjusted <= level
     p_holds = float(per_margin.max()) if estimate.size else 1.0
     if p_violation <= level:
         verdict = "fail"

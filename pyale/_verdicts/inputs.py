@@ -11,7 +11,7 @@ from .._ale_result import ALEResult, check_output
 from .._alepkg.ale import ALE
 from .._checks import check_level
 
-__all__ = ["collect_results", "output_index", "require_replicates", "check_verdict_level", "feature_label",
+__all__ = ["collect_results", "output_index", "require_replicates", "check_verdict_level", "effect_name", "feature_label",
            "native"]
 
 
@@ -23,9 +23,13 @@ def collect_results(result, *, caller: str) -> list:
         return list(result.to_results())
     if isinstance(result, (list, tuple)) and result and all(isinstance(r, ALEResult) for r in result):
         return list(result)
+    hint = ""
+    if type(result).__name__ == "ModelBoot":
+        hint = (" A ModelBoot's refitted curves are R's tables, not replicates of one estimator: for a model "
+                "bootstrap verdict use pyale.model_bootstrap(fit, X, y, features, n_bootstrap=200).")
     raise TypeError(
         f"The 'result' parameter of {caller} must be an ALEResult, a list of them (pyale.ale with a list "
-        f"of features returns one) or a pyale.ALE object. Got {type(result).__name__} instead."
+        f"of features returns one) or a pyale.ALE object. Got {type(result).__name__} instead.{hint}"
     )
 
 
@@ -45,7 +49,7 @@ def output_index(result: ALEResult, output, *, caller: str) -> int:
     if result.classifier and len(names) == 2:
         return 1
     raise ValueError(
-        f"The effect of {result.features!r} has {len(names)} outputs {names!r}; pass output= to {caller} "
+        f"The effect of {effect_name(result)} has {len(names)} outputs {names!r}; pass output= to {caller} "
         "to choose the one to judge."
     )
 
@@ -63,7 +67,7 @@ def require_replicates(result: ALEResult, level: float, *, caller: str) -> np.nd
     """
     if result.replicates is None:
         raise ValueError(
-            f"{caller} needs bootstrap replicates, and the effect of {result.features!r} carries none. "
+            f"{caller} needs bootstrap replicates, and the effect of {effect_name(result)} carries none. "
             f"Compute it with pyale.ale(model, X, features, n_bootstrap=200) (data bootstrap: the model "
             f"fixed, the rows resampled), pyale.model_bootstrap(fit, X, y, features, n_bootstrap=200) (the "
             f"model refitted on each resample) or pyale.ALE(..., boot_it=200)."
@@ -72,11 +76,16 @@ def require_replicates(result: ALEResult, level: float, *, caller: str) -> np.nd
     needed = math.ceil(1.0 / level - 1.0 - 1e-9)
     if n_boot < needed:
         raise ValueError(
-            f"The effect of {result.features!r} carries {n_boot} bootstrap replicates; a verdict at level "
+            f"The effect of {effect_name(result)} carries {n_boot} bootstrap replicates; {caller} at level "
             f"{level!r} needs at least {needed} (a bootstrap p-value is never below 1 / (replicates + 1)). "
             f"Recompute it with n_bootstrap >= {max(needed, 200)}."
         )
     return result.replicates
+
+
+def effect_name(result: ALEResult) -> str:
+    """``'x'`` for a main effect, ``('a', 'b')`` for a pair: how messages name an effect."""
+    return repr(result.features[0]) if len(result.features) == 1 else repr(tuple(result.features))
 
 
 def feature_label(features: tuple) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -11,7 +12,8 @@ from .. import _present
 from .._checks import check_choice
 from .._core.bootstrap import percentile_interval
 from .._core.stats import STATISTICS, ale_statistics
-from .inputs import check_verdict_level, collect_results, feature_label, native, output_index, require_replicates
+from .inputs import (check_verdict_level, collect_results, effect_name, feature_label, native, output_index,
+                     require_replicates)
 
 __all__ = ["materiality", "Materiality", "rank_intervals"]
 
@@ -130,7 +132,9 @@ def materiality(result, *, stat: str = "aled", level: float = 0.05, output=None)
     ``max_{j != k} |d*_jk - d_jk| / se_jk``; effect ``k`` is surely larger
     than ``j`` when ``d_kj - c se_kj > 0``, and the rank of ``j`` lies between
     one plus the number of effects surely larger and the number of effects
-    minus those surely smaller.  All ranks are covered together with
+    minus those surely smaller.  A numeric feature with a single interval
+    (two values) has ALED 0 by construction and is warned about: rank it as a
+    categorical feature.  All ranks are covered together with
     probability about ``1 - level``; an effect whose statistic does not
     vary over the replicates is compared exactly.  The replicates must pair
     up (the same resample for every effect): results from separate calls
@@ -165,7 +169,7 @@ def materiality(result, *, stat: str = "aled", level: float = 0.05, output=None)
         reps = require_replicates(r, level, caller=_CALLER)
         if r.normaliser is None:
             raise ValueError(
-                f"The effect of {r.features!r} carries no response distribution, so no statistics for {_CALLER}."
+                f"The effect of {effect_name(r)} carries no response distribution, so no statistics for {_CALLER}."
             )
         normaliser = r.normaliser()[out]
         numeric = r.numeric_axes
@@ -173,6 +177,7 @@ def materiality(result, *, stat: str = "aled", level: float = 0.05, output=None)
         replicates.append(ale_statistics(reps[..., [out]], r.replicate_counts, numeric, normaliser)[:, row, 0])
         labels.append(feature_label(r.features))
         outputs.append(r.outputs[out])
+    _warn_single_interval(results)
     sizes = {x.shape[0] for x in replicates}
     if len(sizes) > 1:
         raise ValueError(
@@ -192,6 +197,20 @@ def materiality(result, *, stat: str = "aled", level: float = 0.05, output=None)
     order = np.lexsort((np.arange(len(labels)), -estimate))
     table = table.iloc[order].reset_index(drop=True)
     return Materiality(table=table, level=level, replicates=per_replicate[:, order])
+
+
+def _warn_single_interval(results) -> None:
+    """Warn about numeric main effects with one interval: their ALED and NALED are 0 by construction."""
+    single = [feature_label(r.features) for r in results
+              if len(r.features) == 1 and r.numeric_axes[0] and len(r.grid[0]) == 2]
+    if single:
+        warnings.warn(
+            f"{_CALLER}: the numeric effect of {', '.join(map(repr, single))} has a single interval (two grid "
+            "points), so its ALED and NALED are 0 whatever the effect (they average each interval's mid-value, and "
+            "the only interval's is the centring constant) and it ranks last. A feature with two values is better "
+            "treated as categorical (e.g. X[col].astype('category')), whose statistics read each value's effect.",
+            UserWarning, stacklevel=3,
+        )
 
 
 def rank_intervals(estimate: np.ndarray, replicates: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:

@@ -45,7 +45,8 @@ class ReasonCodes:
         beyond the grid: the curve's end value is used).
     top : pandas.DataFrame
         One row per row of ``rows`` (same index): ``reason_1`` ..
-        ``reason_<top>`` (feature names, most adverse first; missing where
+        ``reason_<k>``, ``k`` the smaller of ``top`` and the number of main
+        effects (feature names, most adverse first; missing where
         fewer features point the adverse way), ``contribution_<i>`` and ``flag_<i>``.
     contributions : pandas.DataFrame
         Rows x features: every contribution.
@@ -130,7 +131,8 @@ def reason_codes(result, rows, *, top: int = 3, adverse: str = "high", output=No
         The rows to explain (a Series is one row), with a column for every
         feature of the main effects.
     top : int, default 3
-        Reasons per row.
+        Reasons per row (at most one per main effect: a larger ``top`` gives
+        one column group per feature).
     adverse : {"high", "low"}, default "high"
         Which way is adverse: ``"high"`` when a higher prediction hurts the
         applicant (a probability of default), ``"low"`` when a lower one does
@@ -228,7 +230,7 @@ def reason_codes(result, rows, *, top: int = 3, adverse: str = "high", output=No
     table["_order"] = np.repeat(np.arange(len(main)), frame.shape[0])
     table = table.sort_values(["_position", "adverse_rank", "_order"], kind="stable", na_position="last")
     table = table.reset_index(drop=True)
-    codes = _top(table, frame.index, top)
+    codes = _top(table, frame.index, min(top, len(main)))  # a row has no more reasons than features
     return ReasonCodes(table=table[_COLUMNS], top=codes, adverse=adverse,
                        contributions=pd.DataFrame(contributions, index=frame.index))
 

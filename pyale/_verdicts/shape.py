@@ -246,8 +246,8 @@ def check_shape(result, expect: dict, *, level: float = 0.05, output=None,
 
     A categorical axis is read in the result's level order: an ordered
     categorical's or a given ``level_order`` keeps the user's order; an
-    unordered one is ordered by similarity, and a monotone expectation
-    along it is rarely meaningful.  A pair's effect in pyale is the
+    unordered one is ordered by similarity (pyale's choice), and a
+    monotone or sign expectation along it is refused (a function is allowed).  A pair's effect in pyale is the
     second-order (interaction) effect alone; ``pair_effect="total"`` adds
     the axis feature's main effect.
 
@@ -322,7 +322,7 @@ def _find(results: list, key, *, pair: bool, purpose: str = "") -> ALEResult:
                 return r
         elif len(r.features) == 1 and _same(r.features[0], key):
             return r
-    held = [feature_label(r.features) for r in results]
+    held = [r.features[0] if len(r.features) == 1 else tuple(r.features) for r in results]  # keys of 'expect'
     what = "pair" if pair else "feature"
     raise ValueError(
         f"The 'expect' parameter of {_CALLER} names {what} {key!r}, which no result holds{purpose}; the results "
@@ -348,8 +348,24 @@ def _lines(array: np.ndarray, axis: int, lead: int) -> np.ndarray:
     return moved
 
 
+def _refuse_unordered(result: ALEResult, axis: int, expectation: Expectation) -> None:
+    """A direction along levels that pyale ordered by similarity means nothing: refused (functions are the
+    user's own reading of the levels, and allowed)."""
+    similarity = result.ordered_by_similarity
+    if expectation.kind == "function" or not similarity or not similarity[axis]:
+        return
+    name = result.features[axis]
+    raise ValueError(
+        f"The 'expect' parameter of {_CALLER} asks {name!r} to be {expectation.name!r}, but {name!r} is an unordered "
+        f"categorical: its levels {list(result.grid[axis])!r} are in the order pyale chose by similarity, so a "
+        "direction along them means nothing. Make it an ordered categorical (pd.CategoricalDtype(levels, "
+        "ordered=True)) or pass level_order= to pyale.ale, or give a function of the curve."
+    )
+
+
 def _check(result: ALEResult, axis: int, expectation: Expectation, level: float, output, *, main=None) -> Check:
     """Judge one axis of one result; ``main``: the axis feature's main effect, added to a pair's lines."""
+    _refuse_unordered(result, axis, expectation)
     out = output_index(result, output, caller=_CALLER)
     replicates = require_replicates(result, level, caller=_CALLER)[..., out]
     grid = result.grid[axis]

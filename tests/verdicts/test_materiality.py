@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -123,3 +124,21 @@ def test_replicates_must_pair_up():
         pyale.materiality([one, two])
     with pytest.raises(ValueError, match="materiality needs bootstrap replicates"):
         pyale.materiality(pyale.ale(lambda d: d["a"], X, "a", n_intervals=3))
+
+
+def test_a_two_valued_numeric_feature_is_warned_about():
+    # Before: a 0/1 numeric column got ALED 0 (one interval: its mid-value is the centring constant) and was
+    # silently ranked last, however large its effect.
+    rng = np.random.default_rng(5)
+    X = pd.DataFrame({"a": rng.normal(size=200), "flag": rng.integers(0, 2, 200)})
+    model = lambda d: 0.1 * d["a"] + 5.0 * d["flag"].astype(int)  # noqa: E731
+    numeric = pyale.ale(model, X, ["a", "flag"], n_bootstrap=30, random_state=0)
+    with pytest.warns(UserWarning, match=re.escape("the numeric effect of 'flag' has a single interval")):
+        table = pyale.materiality(numeric, level=0.1).table
+    assert table.set_index("feature").loc["flag", "estimate"] == 0.0
+    categorical = pyale.ale(model, X.assign(flag=X["flag"].astype("category")), ["a", "flag"], n_bootstrap=30,
+                            random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ranked = pyale.materiality(categorical, level=0.1).table
+    assert ranked["feature"].tolist() == ["flag", "a"]

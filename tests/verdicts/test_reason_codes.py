@@ -140,6 +140,15 @@ def test_errors(data, case, kwargs, error, message):
         pyale.reason_codes(results, **kwargs)
 
 
+def test_a_huge_top_gives_one_reason_per_feature_at_once(data):
+    # Before: top=10**12 built 10**12 empty column groups (the call never returned).
+    results = pyale.ale(linear, data, ["dti", "grade"], n_intervals=4)
+    codes = pyale.reason_codes(results, data.iloc[:3], top=10**12)
+    assert list(codes.top.columns) == ["reason_1", "contribution_1", "flag_1",
+                                       "reason_2", "contribution_2", "flag_2"]
+    assert codes.table["reason"].sum() == codes.top[["reason_1", "reason_2"]].notna().sum().sum()
+
+
 def test_plot_draws_one_row(data):
     import matplotlib
 

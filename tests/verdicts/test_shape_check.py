@@ -207,6 +207,70 @@ def test_a_user_function_is_a_margin_like_the_built_ins(noisy_results):
                                                                       - noisy_results[0].effects[0, 0]))
 
 
+def test_undefined_margins_never_pass():
+    # Before: a user function returning NaN, or a curve with a NaN increment, passed with p_holds = 1 / (B + 1).
+    rng = np.random.default_rng(0)
+    effects = np.linspace(0.0, 1.0, 5)
+    replicates = effects + rng.normal(scale=0.01, size=(60, 5))
+    result = synthetic(effects, replicates)
+    assert pyale.check_shape(result, {"x": lambda grid, curve: np.diff(curve)}).table["verdict"].iloc[0] == "pass"
+    nan_function = pyale.check_shape(result, {"x": lambda grid, curve: curve * np.nan}).table.iloc[0]
+    assert nan_function["verdict"] == "inconclusive" and nan_function["p_holds"] == 1.0
+    with_gap = effects.copy()
+    with_gap[2] = np.nan
+    gap = pyale.check_shape(synthetic(with_gap, replicates), {"x": lambda grid, curve: np.diff(curve)}).table.iloc[0]
+    assert gap["verdict"] == "inconclusive" and gap["p_holds"] == 1.0
+    undefined_replicates = replicates.copy()
+    undefined_replicates[:, 3] = np.nan
+    unknown = pyale.check_shape(synthetic(effects, undefined_replicates),
+                                {"x": lambda grid, curve: np.diff(curve)}).table.iloc[0]
+    assert unknown["verdict"] == "inconclusive" and unknown["p_holds"] == 1.0
+
+
+def test_a_direction_along_levels_ordered_by_similarity_is_refused():
+    # Before: expect={"region": "increasing"} on an unordered categorical was judged along the order pyale chose
+    # by similarity (here a "fail"), a verdict about pyale's choice, not the model.
+    rng = np.random.default_rng(4)
+    X = pd.DataFrame({"region": rng.choice(["north", "south", "east"], 200), "x": rng.normal(size=200)})
+    X["x"] += (X["region"] == "east") * 2.0
+    model = lambda d: d["x"] + (d["region"] == "south") * 1.0  # noqa: E731
+    message = "The 'expect' parameter of check_shape asks 'region' to be 'increasing', but 'region' is an unordered " \
+              "categorical: its levels "
+    unordered = pyale.ale(model, X, ["region", "x"], n_bootstrap=30, random_state=0)
+    refits = pyale.ALE(None, ["region"], X.assign(y=model(X)), "y", pred_fun=lambda object, newdata, type: model(newdata),
+                       boot_it=30)
+    for result in (unordered, refits):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            pyale.check_shape(result, {"region": "increasing"})
+    pair = pyale.ale(model, X, [("region", "x")], n_bootstrap=30, random_state=0)
+    with pytest.raises(ValueError, match=re.escape(message.replace("'increasing'", "'positive'"))):
+        pyale.check_shape(pair, {("region", "x"): {"region": "positive"}})
+    assert pyale.check_shape(pair, {("region", "x"): {"x": "non-decreasing"}}).table.shape[0] == 1
+    # the user's own order, an ordered categorical or a function of the curve are judged
+    levels = ["north", "east", "south"]
+    given = pyale.ale(model, X, ["region"], level_order=levels, n_bootstrap=30, random_state=0)
+    ordered = pyale.ale(model, X.assign(region=pd.Categorical(X["region"], levels, ordered=True)), ["region"],
+                        n_bootstrap=30, random_state=0)
+    for result in (given, ordered):
+        assert pyale.check_shape(result, {"region": "non-decreasing"}).table.shape[0] == 1
+    assert pyale.check_shape(unordered, {"region": lambda grid, curve: np.diff(curve)}).table.shape[0] == 1
+
+
+def test_a_modelboot_is_pointed_to_model_bootstrap():
+    # Before: "... or a pyale.ALE object. Got ModelBoot instead." with no way forward.
+    import statsmodels.formula.api as smf
+
+    rng = np.random.default_rng(1)
+    data = pd.DataFrame({"a": rng.normal(size=40)})
+    data["y"] = data["a"] + rng.normal(size=40)
+    boot = pyale.ModelBoot(smf.ols("y ~ a", data).fit(), data, boot_it=3, seed=0)
+    for call in (lambda: pyale.check_shape(boot, {"a": "increasing"}), lambda: pyale.materiality(boot)):
+        with pytest.raises(TypeError, match=re.escape("Got ModelBoot instead. A ModelBoot's refitted curves are R's "
+                                                      "tables, not replicates of one estimator: for a model "
+                                                      "bootstrap verdict use pyale.model_bootstrap(")):
+            call()
+
+
 def test_model_bootstrap_and_ale_package_results_are_accepted():
     from sklearn.linear_model import LinearRegression
 
@@ -247,15 +311,15 @@ def _classifier_result():
 ERRORS = [
     ("no replicates", lambda r: pyale.check_shape(pyale.ale(lambda d: d["x1"], r.X, "x1", n_intervals=3),
                                                   {"x1": "increasing"}),
-     ValueError, "check_shape needs bootstrap replicates, and the effect of ('x1',) carries none. Compute it with "
+     ValueError, "check_shape needs bootstrap replicates, and the effect of 'x1' carries none. Compute it with "
                  "pyale.ale(model, X, features, n_bootstrap=200)"),
     ("too few replicates", lambda r: pyale.check_shape(
         pyale.ale(lambda d: d["x1"], r.X, "x1", n_intervals=3, n_bootstrap=10, random_state=0),
         {"x1": "increasing"}, level=0.05),
-     ValueError, "carries 10 bootstrap replicates; a verdict at level 0.05 needs at least 19"),
+     ValueError, "The effect of 'x1' carries 10 bootstrap replicates; check_shape at level 0.05 needs at least 19"),
     ("unknown feature", lambda r: pyale.check_shape(r.results, {"zz": "increasing"}),
      ValueError, "The 'expect' parameter of check_shape names feature 'zz', which no result holds; the results "
-                 "hold ['x1', 'x2', 'g', 'x1 x x2', 'g x x2']."),
+                 "hold ['x1', 'x2', 'g', ('x1', 'x2'), ('g', 'x2')]."),  # before: 'x1 x x2', not a usable key
     ("unknown pair axis", lambda r: pyale.check_shape(r.results, {("x1", "x2"): {"g": "increasing"}}),
      ValueError, "names axis 'g' of pair ('x1', 'x2'), which is not one of its features ['x1', 'x2']."),
     ("bad name", lambda r: pyale.check_shape(r.results, {"x1": "monotone"}),

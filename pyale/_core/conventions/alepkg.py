@@ -29,22 +29,28 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import math
+from typing import Callable
+
 import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
-from ..._rbase import bin_right_closed
+from ..._rbase import bin_right_closed, stable_order
 from ..accumulate import local_means
 from ..calls import predict_variants
 from ..estimate import Estimate, require_finite_effects
 from ..local import Entries, LevelAxis, Plan, _per_part
 from ..shifted import numeric_grid_values
+from ..stats import DEVIATIONS
 from .aleplot import ALEPlotGrid
 from .base import Convention
 
 __all__ = [
     "AlePackageConvention",
     "ALE_PACKAGE",
+    "FCT_ORDERS",
+    "response_level_order",
     "AleNumericAxis",
     "AleLevelAxis",
     "AleEstimate",
@@ -53,6 +59,10 @@ __all__ = [
     "pair_parts_split",
     "interval_counts",
 ]
+
+
+#: R's ``fct_order`` values (``ale`` development version, ``R/ALE.R``).
+FCT_ORDERS = ("levels", "y_col", "ksd")
 
 
 class AlePackageConvention(ALEPlotGrid, Convention):
@@ -85,7 +95,9 @@ class AlePackageConvention(ALEPlotGrid, Convention):
         ),
         "categorical level order": (
             "ALEPlot's MDS order (logical and date columns by frequency tables), with R's eigenvector sign "
-            "on reference LAPACK; an ordered categorical keeps its order; binary: sorted values"
+            "on reference LAPACK; an ordered categorical keeps its order; binary: sorted values "
+            "(pyale.ALE(fct_order=): 'ksd' this order, the default; 'levels' and 'y_col' of ale's development "
+            "version)"
         ),
         "categorical local effect": "backward differences only: rows moved from the previous level to their own",
         "centring (categorical)": "subtract the level-frequency-weighted mean",
@@ -104,6 +116,33 @@ class AlePackageConvention(ALEPlotGrid, Convention):
         ),
     }
 
+
+    #: ``ALE(aled_fun=)``: ALED's deviation function (``DEVIATIONS``), by R's name; 0.5.x: "mad".
+    aled_funs = tuple(DEVIATIONS)
+    default_aled_fun = "mad"
+    #: ``ALE(fct_order=)`` (development version): how an unordered categorical's levels are ordered.
+    fct_orders = FCT_ORDERS
+    default_fct_order = "ksd"  # 0.5.x's only order (the development version's default is "levels")
+
+    # -- options of the development version
+    def deviation(self, aled_fun: str) -> Callable:
+        """ALED's deviation function for R's ``aled_fun`` name (:data:`~pyale._core.stats.DEVIATIONS`)."""
+        return DEVIATIONS[aled_fun]
+
+    def level_order(self, fct_order: str, codes: np.ndarray, n_levels: int, *, response: np.ndarray | None = None,
+                    similarity: Callable[[], np.ndarray | None] | None = None) -> np.ndarray | None:
+        """An unordered categorical's level order (indices into its levels, ALE order) under ``fct_order``.
+
+        ``"levels"``: the levels as given (a Categorical's categories, text
+        sorted); ``"y_col"``: :func:`response_level_order` of the first output
+        of ``response``; ``"ksd"``: ALEPlot's similarity order, computed by
+        ``similarity()`` (None when the levels cannot be told apart).
+        """
+        if fct_order == "levels":
+            return np.arange(n_levels, dtype=np.int64)
+        if fct_order == "y_col":
+            return response_level_order(codes, n_levels, np.asarray(response, dtype=float)[:, 0])
+        return similarity()
 
     # -- map
     def block_entries(self, plan: Plan, block: pd.DataFrame, caller, *, rows_per_call=None,
@@ -216,6 +255,27 @@ ALE_PACKAGE = AlePackageConvention()
 
 
 # -- axes and map
+
+
+def response_level_order(codes: np.ndarray, n_levels: int, response: np.ndarray) -> np.ndarray:
+    """Levels by increasing mean response (``fct_order = "y_col"``), ties in order of first appearance.
+
+    R: ``summarize(.by = .fct, mean(y))`` (groups in order of first
+    appearance) then ``arrange`` (a stable sort); levels without rows come
+    last, in their own order.  Means are summed accurately (``math.fsum``).
+    """
+    codes = np.asarray(codes, dtype=np.int64)
+    positions = np.arange(codes.shape[0])
+    first = np.full(n_levels, codes.shape[0], dtype=np.int64)
+    np.minimum.at(first, codes, positions)
+    present = [k for k in np.argsort(first, kind="stable") if first[k] < codes.shape[0]]
+    by_level = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[by_level], np.arange(n_levels + 1))
+    means = np.array([math.fsum(response[by_level[bounds[k]:bounds[k + 1]]].tolist()) / (bounds[k + 1] - bounds[k])
+                      for k in present])
+    order = [present[i] for i in stable_order(means)]
+    absent = [k for k in range(n_levels) if first[k] == codes.shape[0]]
+    return np.asarray(order + absent, dtype=np.int64)
 
 
 @dataclass(frozen=True)

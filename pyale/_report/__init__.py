@@ -1,0 +1,1 @@
+"""The evidence package of ``pyale report``: HTML, PDF, CSV and JSON from one set of results."""

@@ -1,0 +1,139 @@
+"""pyale.ALEpDist and ALE(p_values=) against R's ale 0.5.0 and 0.5.3 (reference/ale_pdist, made by
+scripts/make_pdist_fixtures.py).  Refits reproduce R's lm (least squares) and glm (glm.fit's iteration).
+
+Where R fits the residual family with an optimiser (nlm/nlminb), pyale's own fit is checked against R's
+within the optimiser's stopping error, and the rest (draws, random statistics, p-values) is checked exactly
+with R's fitted parameters put in its place."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from numpy.testing import assert_allclose
+
+import pyale
+from pyale._alepkg import pdist as pdist_module
+from pyale._alepkg.surrogate import SurrogateGLM
+from pyale._rbase.rng import LecuyerCMRG
+from pyale._rbase.univariate_ml import Fit
+
+ROOT = Path(__file__).resolve().parents[1] / "reference" / "ale_pdist"
+FILES = sorted(ROOT.glob("*/*.json"))
+STATS = ["aled", "aler_min", "aler_max", "naled", "naler_min", "naler_max"]
+
+
+def _num(values):
+    return np.array([float.fromhex(v) if isinstance(v, str) else float(v) for v in values])
+
+
+def _load(path):
+    fixture = json.loads(path.read_text())
+    data = pd.DataFrame({k: _num(v) for k, v in fixture["data"].items()})
+    return fixture["meta"], fixture["r"], data
+
+
+def _refit(meta):
+    """R's lm as statsmodels OLS; R's glm(binomial) as glm.fit's own iteration (pyale's surrogate glm, which
+    stops where R stops: statsmodels iterates further and lands 1e-8 away)."""
+    if meta["response"] == "binary":
+        return lambda frame: SurrogateGLM(frame, "y", "binomial").predict
+
+    def refit(frame):  # lm's least squares (R's QR and LAPACK's SVD agree to ~1e-14 here)
+        X = np.column_stack([np.ones(frame.shape[0]), frame.drop(columns="y").to_numpy(dtype=float)])
+        beta = np.linalg.lstsq(X, frame["y"].to_numpy(dtype=float), rcond=None)[0]
+        return lambda new: np.column_stack([np.ones(new.shape[0]), new.to_numpy(dtype=float)]) @ beta
+
+    return refit
+
+
+def _r_fit(r, ours: Fit) -> Fit:
+    """R's fitted residual distribution (same family as ours), to check everything after the optimiser exactly."""
+    return Fit(ours.family, ours.model, dict(zip(r["family_param_names"], _num(r["family_params"]).tolist())),
+               float(_num(r["family_loglik"])[0]), ours.exact)
+
+
+_RUNS: dict = {}
+
+
+def _pyale_runs(meta, r, data):
+    """pyale's ALEpDist for a case (0.5.0 and 0.5.3 share data and R's answers, so it runs once per case)."""
+    key = (meta["case_name"], json.dumps(meta["data_seed"]), tuple(data["y"][:3]))
+    if key in _RUNS:
+        return _RUNS[key]
+    refit = _refit(meta)
+    model = refit(data)
+    args = dict(refit=refit, rand_it=meta["rand_it"], seed=meta["seed"], surrogate=meta["surrogate"],
+                output_residuals=True)
+    ours = pyale.ALEpDist(model, data, "y", **args)
+    with_r_fit = ours
+    if not ours.residual_distribution.exact:
+        # a family R fits with nlm/nlminb: R's parameters (its optimiser's stopping point) drive the rest
+        chosen = _r_fit(r, ours.residual_distribution)
+        patch = pytest.MonkeyPatch()
+        patch.setattr(pdist_module, "model_select", lambda residuals: chosen)
+        try:
+            with_r_fit = pyale.ALEpDist(model, data, "y", **args)
+        finally:
+            patch.undo()
+    _RUNS[key] = (model, ours, with_r_fit)
+    return _RUNS[key]
+
+
+@pytest.fixture(scope="module", params=FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def case(request):
+    meta, r, data = _load(request.param)
+    model, ours, with_r_fit = _pyale_runs(meta, r, data)
+    return meta, r, data, model, ours, with_r_fit
+
+
+def test_every_case_ran():
+    assert len(FILES) == 2 * 5, FILES
+    assert {p.parent.name for p in FILES} == {"ale-0.5.0", "ale-0.5.3"}
+
+
+def test_residuals_and_family(case):
+    meta, r, data, model, dist, _ = case
+    assert_allclose(dist.residuals[:, 0], _num(r["residuals"]), rtol=0, atol=1e-9)
+    fit = dist.residual_distribution
+    assert fit.model.replace(" ", "_") == r["family_model"][0]
+    assert list(fit.estimates) == r["family_param_names"]
+    if fit.exact:
+        assert_allclose(list(fit.estimates.values()), _num(r["family_params"]), rtol=1e-8)
+    else:  # an optimiser's result: never a worse maximum than R's, parameters within R's stopping error
+        assert fit.loglik >= float(_num(r["family_loglik"])[0]) - 1e-9
+        assert_allclose(list(fit.estimates.values()), _num(r["family_params"]), rtol=1e-2)
+
+
+def test_random_variables(case):
+    meta, r, data, model, _, dist = case
+    for it in (1, 2):
+        drawn = dist.residual_distribution.draw(LecuyerCMRG.from_seed(meta["seed"] + it), data.shape[0])
+        assert_allclose(drawn, _num(r[f"random_variable.{it}"]), rtol=1e-12, atol=1e-15)
+
+
+def test_random_statistics(case):
+    meta, r, data, model, _, dist = case
+    assert dist.params["rand_it_ok"] == int(_num(r["rand_it_ok"])[0])
+    assert dist.params["exactness"] == r["exactness"][0]
+    for stat in STATS:
+        assert_allclose(dist.rand_stats["y"][stat].to_numpy(), _num(r[f"rand_stats.{stat}"]), rtol=1e-9,
+                        atol=1e-12, err_msg=stat)
+
+
+def test_p_values_and_summary(case):
+    meta, r, data, model, _, dist = case
+    res = pyale.ALE(model, None, data, "y", p_values=dist, boot_it=meta["boot_it"])
+    table = res.get(stats="all")
+    assert list(table.columns) == ["statistic", "estimate", "p.value", "term", "conf.low", "mean", "median",
+                                   "conf.high"]
+    assert table["term"].tolist() == r["stats_all.term"]
+    assert table["statistic"].tolist() == r["stats_all.statistic"]
+    assert_allclose(table["estimate"], _num(r["stats_all.estimate"]), rtol=1e-9, atol=1e-12)
+    np.testing.assert_array_equal(table["p.value"].to_numpy(), _num(r["stats_all.p.value"]))
+    assert list(res.y_summary.index) == r["y_summary.rows"]
+    assert_allclose(res.y_summary.iloc[:, 0].to_numpy(), _num(r["y_summary.values"]), rtol=1e-9,
+                    atol=1e-12)

@@ -1,0 +1,64 @@
+"""pyale.ALEpDist against R's ale::ALEpDist run live (held-back data and seeds), and R models refitted by R.
+
+R's ``ale`` lives in its own libraries (``$ALE_R_LIB``, default ``~/Rlib-ale``: 0.5.0;
+``$ALE053_R_LIB``, default ``~/Rlib-ale053``: 0.5.3); the fixture generator runs it in
+a child process.  Each case takes a few minutes of R time (100 refits).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from numpy.testing import assert_allclose
+
+import pyale
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "tests"))
+
+import make_pdist_fixtures as gen  # noqa: E402
+from test_ale_pdist_fixtures import STATS, _num, _refit  # noqa: E402
+
+pytestmark = pytest.mark.r
+
+
+@pytest.mark.parametrize("library", list(gen.LIBRARIES))
+def test_held_back_case_against_r(R, library):
+    env, default = gen.LIBRARIES[library]
+    if not os.path.isdir(os.path.join(os.path.expanduser(os.environ.get(env, default)), "ale")):
+        pytest.skip(f"R's ale is not installed in ${env} ({default})")
+    with tempfile.TemporaryDirectory() as tmp:
+        fixture = gen.run_case("lm_norm", library, Path(tmp), data_seed=9001, seed=11)
+    meta, r = fixture["meta"], fixture["r"]
+    data = pd.DataFrame({k: np.asarray(v, dtype=float) for k, v in fixture["data"].items()})
+    refit = _refit(meta)
+    dist = pyale.ALEpDist(refit(data), data, "y", refit=refit, rand_it=meta["rand_it"], seed=meta["seed"])
+    assert dist.residual_distribution.model.replace(" ", "_") == r["family_model"][0]
+    rtol = 1e-9 if dist.residual_distribution.exact else 1e-4
+    for stat in STATS:
+        assert_allclose(dist.rand_stats["y"][stat].to_numpy(), _num(r[f"rand_stats.{stat}"]), rtol=rtol, atol=1e-12)
+
+
+def test_r_model_refitted_by_r_equals_statsmodels_refit(R):
+    """refit=None with an R lm: R refits lm(y ~ x1 + x2 + random_variable); the same as an OLS refit."""
+    import rpy2.robjects as ro
+
+    from pyale.r import to_r_dataframe
+
+    rng = np.random.default_rng(5)
+    data = pd.DataFrame({"x1": rng.normal(size=60), "x2": rng.normal(size=60)})
+    data["y"] = 1 + data["x1"] + rng.normal(size=60)
+    ro.globalenv["d_pdist"] = to_r_dataframe(data)
+    r_model = ro.r("lm(y ~ x1 + x2, data = d_pdist)")
+    by_r = pyale.ALEpDist(r_model, data, "y", rand_it=100, seed=3)
+    refit = _refit({"response": "gaussian"})
+    by_python = pyale.ALEpDist(refit(data), data, "y", refit=refit, rand_it=100, seed=3)
+    for stat in STATS:
+        assert_allclose(by_r.rand_stats["y"][stat], by_python.rand_stats["y"][stat], rtol=1e-9, atol=1e-12)
