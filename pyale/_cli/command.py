@@ -230,6 +230,14 @@ def build_parser() -> argparse.ArgumentParser:
                      help="for a classifier, what is explained (scikit-learn's response_method): auto (default) "
                           "takes predict_proba, else decision_function (one score, of the positive class, for "
                           "two classes), else predict (the labels, with a warning)")
+    method = run.add_argument_group("local effects")
+    method.add_argument("--method", choices=["finite_difference", "gradient"], default="finite_difference",
+                        help="finite_difference (default): two predictions per row and feature; gradient: the "
+                             "model's derivatives (a torch.nn.Module, or a JAX function; categorical features "
+                             "stay finite differences; also for --regional)")
+    method.add_argument("--binning", choices=["dp", "agglomerative"],
+                        help="heterogeneity-aware intervals of numeric features (RHALE's search; --intervals is "
+                             "then the candidate grid); without it the conventions' grid")
     output = run.add_argument_group("output")
     output.add_argument("--print-tables", action="store_true",
                         help="also print every effect's table and statistics on stdout")

@@ -107,6 +107,7 @@ def run_command(args) -> int:
     features = _parse_features(args.features, X.columns)
     response = _response(model, args.response)
     options = _bootstrap_options(args, data, X)
+    options.update(method=args.method, binning=args.binning)
     names = [feature if isinstance(feature, tuple) else (feature,) for feature in features]
     labels = ", ".join(feature_label(n) for n in names)
     log.progress(f"ALE of {labels} ({args.conventions} conventions"
@@ -211,7 +212,7 @@ def _manifest(out: Path, args, rows, response, dtypes: dict, written: list[Path]
 
     header = {"pyale": __version__, "command": "run", "data": str(args.data), "model": str(args.model),
               "conventions": args.conventions, "intervals": intervals_text(args), "response": response,
-              "response_method": args.response_method,
+              "response_method": args.response_method, "method": args.method, "binning": args.binning,
               "dtypes": {str(c): str(d) for c, d in dtypes.items()}, "categorical": list(args.categorical or []),
               "weights": args.weights, "bootstrap": args.bootstrap,
               "ci_level": args.ci_level if args.bootstrap else None,

@@ -76,6 +76,14 @@ class ALEResult:
         ordered by similarity of the other columns (an unordered categorical
         without ``level_order``), so that a direction along them is pyale's
         choice, not the data's; None when not known.
+    method : str or None
+        How the local effects were made: ``"finite_difference"`` (two
+        predictions per row) or ``"gradient"`` (the model's derivatives); a
+        categorical feature of a ``method="gradient"`` call is
+        ``"finite_difference"``.  None where not recorded (regional curves).
+    binning : str or None
+        The :class:`~pyale.HeterogeneityBinning` that chose the intervals
+        (its repr), or None for the convention's grid or a given one.
 
     Notes
     -----
@@ -116,6 +124,8 @@ class ALEResult:
     data_values: Callable | None = field(default=None, repr=False)
     deviation: Callable | None = field(default=None, repr=False)  # ALED's deviation (pyale.ALE's aled_fun); None: aled
     ordered_by_similarity: tuple | None = field(default=None, repr=False)
+    method: str | None = None
+    binning: str | None = None
     _cache: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -199,7 +209,9 @@ class ALEResult:
             array = getattr(self, name)
             if array is not None:
                 values.append((name, array.reshape(-1)))
-        return tidy_frame(features, values)
+        frame = tidy_frame(features, values)
+        frame.attrs.update({"conventions": self.conventions, "method": self.method, "binning": self.binning})
+        return frame
 
     def __repr__(self) -> str:
         return _present.short_repr(self)

@@ -83,11 +83,16 @@ def summary(result) -> dict:
     """The facts a reader wants first, as label -> text."""
     if hasattr(result, "effects"):  # ALEResult
         features = result.features[0] if len(result.features) == 1 else result.features
-        return {
+        facts = {
             "features": _label(features), "kind": result.kind, "grid points": _grid_size(result),
             "ALE range": _range(result.effects), "outputs": ", ".join(map(str, result.outputs)),
             "conventions": result.conventions,
         }
+        if getattr(result, "method", None) == "gradient":  # finite differences, the default, go unsaid
+            facts["method"] = result.method
+        if getattr(result, "binning", None) is not None:
+            facts["binning"] = result.binning
+        return facts
     facts = {"feature": _label(result.feature), "kind": result.kind}
     if hasattr(result, "K"):
         facts["K"] = repr(result.K)

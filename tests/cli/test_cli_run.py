@@ -508,3 +508,28 @@ def test_intervals_auto_is_pyale_ale_rule(run_inputs, tmp_path):  # noqa: F811
                                 run_inputs / "pipeline.pkl", "--features", "value", "--out", tmp_path / "v",
                                 "--intervals", "auto"])
     assert code == 2 and "argument --intervals: must be an integer >= 1, got 'auto'" in stderr
+
+
+def test_method_and_binning_options_equal_the_library(tmp_path):
+    """--method gradient (a pickled torch network: derivatives by autograd) and --binning dp."""
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Linear(2, 8), torch.nn.Tanh(), torch.nn.Linear(8, 1)).double().eval()
+    rng = np.random.default_rng(0)
+    data = pd.DataFrame({"x": rng.uniform(-1, 1, 300), "z": rng.uniform(-1, 1, 300)})
+    data.to_csv(tmp_path / "d.csv", index=False)
+    (tmp_path / "net.pkl").write_bytes(pickle.dumps(net))
+    out = tmp_path / "out"
+    code, _, stderr = run_main(["run", "--data", tmp_path / "d.csv", "--model", tmp_path / "net.pkl", "--features",
+                                "x", "--method", "gradient", "--binning", "dp", "--out", out, "-q"])
+    assert code == 0, stderr
+    X = read_csv(tmp_path / "d.csv")
+    expected = pyale.ale(net, X, "x", method="gradient", binning="dp")
+    written = read_csv(out / "ale_x.csv")
+    assert_allclose(written["x"].to_numpy(), expected.grid[0], rtol=1e-15)
+    assert_allclose(written["ale"].to_numpy(), expected.effects[:, 0], rtol=1e-12, atol=1e-15)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["method"] == "gradient" and manifest["binning"] == "dp"
+    code, _, stderr = run_main(["run", "--data", tmp_path / "d.csv", "--model", tmp_path / "net.pkl", "--features",
+                                "x", "--method", "newton", "--out", tmp_path / "bad"])
+    assert code != 0 and "--method" in stderr

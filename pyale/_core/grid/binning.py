@@ -29,7 +29,12 @@ operation, so the same rows, local effects and settings give the same
 edges: rows are put in grid cells by ``floor((x - min) / dx)`` (clipped to
 the last cell; the cells are half-open ``[e_m, e_{m+1})``), per-cell counts,
 sums and sums of squares are prefix-summed, and an interval's variance is
-``E[y^2] - E[y]^2`` clamped at 0.
+``E[y^2] - E[y]^2`` clamped at 0.  One exception: where ``floor`` puts a
+row lying on an edge (up to rounding, e.g. 0.7 against the edge
+``-1 + 17 * 0.1 = 0.7000000000000002``) on the other side of it than the
+chosen intervals hold it, so that an interval holds fewer than ``min_rows``
+rows (effector 0.6.0 returns such an interval, even an empty one), the
+search is run again on the cells ``[e_m, e_{m+1})`` of the edges themselves.
 
 Weights: with frequency weights every count becomes a sum of weights
 (``|S|`` and ``N`` included), counted in rows of the smallest positive
@@ -193,9 +198,18 @@ class HeterogeneityBinning:
         return find_edges(x, local_effects, self, weights=weights, label=label)
 
 
-def _cell_sums(x, y, weights, x_min, x_max, n_cells):
+def _cells(x, x_min, dx, n_cells, held):
+    if held:  # the cell [e_m, e_{m+1}) of the very edges e_m = x_min + m * dx the intervals will have
+        candidates = x_min + np.arange(n_cells + 1) * dx
+        return np.clip(np.searchsorted(candidates, x, side="right") - 1, 0, n_cells - 1)
+    # effector's cell, floor((x - min) / dx): for a row on an edge up to rounding it can be the cell on the
+    # other side of that edge from the interval the row then joins (docs/deviations.md)
+    return np.clip(((x - x_min) / dx).astype(int), 0, n_cells - 1)
+
+
+def _cell_sums(x, y, weights, x_min, x_max, n_cells, held=False):
     dx = (x_max - x_min) / n_cells
-    cell = np.clip(((x - x_min) / dx).astype(int), 0, n_cells - 1)
+    cell = _cells(x, x_min, dx, n_cells, held)
     if weights is None:
         count = np.bincount(cell, minlength=n_cells).astype(float)
         sum_y = np.bincount(cell, y, minlength=n_cells)
@@ -222,8 +236,13 @@ def bin_cost_matrix(x: np.ndarray, y: np.ndarray, x_min: float, x_max: float, n_
 
 def cell_sums(x: np.ndarray, y: np.ndarray, weights: np.ndarray | None, x_min: float, x_max: float,
               n_cells: int) -> tuple:
-    """Rows (sums of weights), sums of ``y`` and of ``y**2`` per candidate cell: what blocks of rows add up."""
-    return _cell_sums(x, y, weights, x_min, x_max, n_cells)[1:]
+    """Rows (sums of weights), sums of ``y`` and of ``y**2`` per candidate cell: what blocks of rows add up.
+
+    Six arrays: the three in effector's cells, then the three in the cells
+    the intervals hold (they differ only for rows on an edge up to rounding).
+    """
+    return (_cell_sums(x, y, weights, x_min, x_max, n_cells)[1:]
+            + _cell_sums(x, y, weights, x_min, x_max, n_cells, held=True)[1:])
 
 
 def cost_from_cells(count: np.ndarray, sum_y: np.ndarray, sum_y2: np.ndarray, total: float, dx: float, *,
@@ -284,9 +303,31 @@ def agglomerative_edges(cost: np.ndarray) -> np.ndarray:
     return np.array(kept)
 
 
-def edges_from_cells(count: np.ndarray, sum_y: np.ndarray, sum_y2: np.ndarray, binning: HeterogeneityBinning,
+def _search(count, sum_y, sum_y2, total, dx, binning):
+    cost = cost_from_cells(count, sum_y, sum_y2, total, dx, min_rows=binning.min_rows, discount=binning.discount)
+    return dp_edges(cost) if binning.algorithm == "dp" else agglomerative_edges(cost)
+
+
+def _searched_index(sums: tuple, total: float, dx: float, binning: HeterogeneityBinning) -> np.ndarray:
+    """effector's search on its cells; again on the held cells if an interval then holds too few rows.
+
+    effector's cells give effector's edges.  Where they put a row on an edge
+    (up to rounding) on the other side of it than the chosen intervals do,
+    an interval may hold fewer than ``min_rows`` rows (none, even) although
+    the search counted enough: then the search is run on the cells the
+    intervals hold, so that every interval has the rows it was weighed with.
+    """
+    index = _search(*sums[:3], total, dx, binning)
+    held = np.add.reduceat(sums[3], index[:-1])
+    if held.min() < max(binning.min_rows, 2):
+        index = _search(*sums[3:], total, dx, binning)
+    return index
+
+
+def edges_from_cells(count: np.ndarray, sum_y: np.ndarray, sum_y2: np.ndarray, held_count: np.ndarray,
+                     held_sum_y: np.ndarray, held_sum_y2: np.ndarray, binning: HeterogeneityBinning,
                      x_min: float, x_max: float, *, label: str = "the feature") -> np.ndarray:
-    """:func:`find_edges` from per-cell sums (added over blocks of rows; weights in rows of the smallest one)."""
+    """:func:`find_edges` from :func:`cell_sums` (added over blocks of rows; weights in rows of the smallest one)."""
     n_rows = float(count.sum())
     if x_min == x_max:
         raise NoBinningError(f"{label} takes one value only ({x_min!r}); there is no interval to choose.")
@@ -297,8 +338,7 @@ def edges_from_cells(count: np.ndarray, sum_y: np.ndarray, sum_y2: np.ndarray, b
         return np.array([x_min, x_max])
     k = binning.max_intervals
     dx = (x_max - x_min) / k
-    cost = cost_from_cells(count, sum_y, sum_y2, n_rows, dx, min_rows=binning.min_rows, discount=binning.discount)
-    index = dp_edges(cost) if binning.algorithm == "dp" else agglomerative_edges(cost)
+    index = _searched_index((count, sum_y, sum_y2, held_count, held_sum_y, held_sum_y2), n_rows, dx, binning)
     edges = x_min + index * dx
     edges[-1] = x_max
     return edges
@@ -338,10 +378,8 @@ def find_edges(x: np.ndarray, local_effects: np.ndarray, binning: HeterogeneityB
     if one_bin or (binning.algorithm == "dp" and binning.max_intervals == 1):
         return np.array([x_min, x_max])
     k = binning.max_intervals
-    cost = bin_cost_matrix(x, y, x_min, x_max, k, min_rows=binning.min_rows, discount=binning.discount,
-                           weights=weights)
-    index = dp_edges(cost) if binning.algorithm == "dp" else agglomerative_edges(cost)
     dx = (x_max - x_min) / k
+    index = _searched_index(cell_sums(x, y, weights, x_min, x_max, k), n_rows, dx, binning)
     edges = x_min + index * dx
     # x_min + K * dx can miss the maximum by an ulp: the last edge is the maximum itself
     edges[-1] = x_max

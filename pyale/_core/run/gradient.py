@@ -180,13 +180,13 @@ class GradientRule(Convention):
 def secant_local_effects(frame: pd.DataFrame, name, edges: np.ndarray, caller, purpose: str) -> np.ndarray:
     """Each row's secant ``(f(e_{m+1}) - f(e_m)) / dx`` across its cell of the uniform candidate grid.
 
-    Cells as the bin search puts rows in them (``floor((x - min) / dx)``,
-    the maximum in the last).  Returns ``(n, n_outputs)``.
+    Cells as the bin search puts rows in them (``[e_m, e_{m+1})``, the
+    maximum in the last).  Returns ``(n, n_outputs)``.
     """
     x = frame[name].to_numpy(dtype=float)
     n_cells = edges.shape[0] - 1
     dx = (edges[-1] - edges[0]) / n_cells
-    cell = np.clip(((x - edges[0]) / dx).astype(int), 0, n_cells - 1)
+    cell = np.clip(np.searchsorted(edges, x, side="right") - 1, 0, n_cells - 1)
     lower, upper = frame.copy(), frame.copy()
     lower[name] = edges[cell]
     upper[name] = edges[cell + 1]

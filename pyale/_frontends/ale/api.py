@@ -20,7 +20,7 @@ from ..alepkg.plans import ale_plan, check_ale_options
 from ..._core.map.adapters import RESPONSE_METHODS, adapt_model
 from ..._core.grid.binning import check_binning
 from ..._core.map.bootstrap import CHUNK
-from ..._core.run.gradient import METHODS, rhale_plans
+from ..._core.run.gradient import METHODS, GradientRule, SearchedAxis, rhale_plans
 from ..._core.map.jacobians import array_model
 from ..._core.conventions import CONVENTIONS
 from ..._core.reduce.stats import Normaliser
@@ -509,7 +509,8 @@ def ale(
     results = []
     values = FeatureValues(in_memory)
     for (names, kind, plan), est, similarity in zip(job.planned, estimates, job.similarity):
-        result = _result(names, kind, plan, est, outputs, conventions, normaliser, adapter, values, similarity)
+        result = _result(names, kind, plan, est, outputs, conventions, normaliser, adapter, values, similarity,
+                         binning=binning)
         if draws is not None:
             result = result._with_bootstrap(est.replicates, est.replicate_counts, job.ci_level, "data")
         results.append(result)
@@ -774,7 +775,7 @@ def _check_list_options(X: pd.DataFrame, entries: list, grid, level_order) -> No
 
 
 def _result(names, kind, plan, est, outputs, conventions, normaliser, adapter=None, values=None,
-            similarity=None) -> ALEResult:
+            similarity=None, *, binning=None) -> ALEResult:
     axes = plan.axes
     grids = []
     for axis in axes:
@@ -797,6 +798,8 @@ def _result(names, kind, plan, est, outputs, conventions, normaliser, adapter=No
         normaliser=normaliser,
         classifier=getattr(adapter, "kind", None) == "sklearn-classifier",
         data_values=values,
+        method="gradient" if isinstance(plan.convention, GradientRule) else "finite_difference",
+        binning=repr(binning) if binning is not None and isinstance(axes[0], SearchedAxis) else None,
         ordered_by_similarity=similarity,
     )
 

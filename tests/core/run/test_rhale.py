@@ -61,6 +61,72 @@ def test_edges_are_candidate_points_covering_the_data(seed, n, k, min_rows, disc
     assert np.isin(edges[:-1], candidates).all()
 
 
+@pytest.mark.parametrize("search", ["dp", "agglomerative"])
+def test_search_weighs_each_interval_with_the_rows_it_holds(search):
+    """A row on a candidate edge up to rounding: 0.7 lies below -1 + 17 * 0.1 = 0.7000000000000002, but
+    floor((0.7 + 1) / 0.1) = 17 (effector 0.6.0's cell) counted it above, so the agglomerative search chose
+    an interval [0.7000000000000002, 0.9000000000000001) without rows and ALE refused it."""
+    x = np.repeat([-1.0, 0.7, 1.0], 5)
+    X = pd.DataFrame({"x1": x, "x2": np.linspace(0, 1, 15)})
+    slopes = np.repeat([0.0, 1.0, 3.0], 5)
+    res = pyale.ale(lambda d: np.zeros(len(d)), X, "x1", method="gradient", binning=search,
+                    jacobian=lambda a: np.column_stack([slopes, np.zeros(len(a))]))
+    assert_array_equal(res.counts, [5, 5, 5])  # each group of equal slopes alone in its interval
+    assert_allclose(np.diff(res.effects[:, 0]) / np.diff(res.grid[0]), [0.0, 1.0, 3.0])
+
+
+def test_regions_rebinned_on_a_rounded_feature_hold_the_rows_they_were_weighed_with():
+    """pyale.regional(..., binning="dp") re-finds each region's intervals; on a feature rounded to 0.1
+    effector's cells left intervals without rows in every region below the root (docs/deviations.md)."""
+    rng = np.random.default_rng(63)
+    x = rng.uniform(-1, 1, (1000, 3))
+    x[:, 0] = np.round(x[:, 0], 1)
+    X = pd.DataFrame(x, columns=["x1", "x2", "x3"])
+    sign = np.where(X["x3"] < 0, -1.0, 1.0)
+    jac = lambda a: np.column_stack([np.where(a[:, 2] < 0, -2.0, 2.0) * a[:, 0] * (1 + (a[:, 1] >= 0)),  # noqa: E731
+                                     np.zeros(len(a)), np.zeros(len(a))])
+    model = lambda d: sign * d["x1"] ** 2  # noqa: E731  (unused by the gradient search)
+    res = pyale.regional(model, X, "x1", method="gradient", jacobian=jac, binning="dp")
+    assert len(res.regions) > 1
+    for region in res.regions:
+        assert region.result.counts.min() >= 2, (region.rule, region.result.counts)
+
+
+def test_edges_moved_down_an_ulp_give_effectors_left_closed_intervals():
+    """docs/rhale.md's recipe for a feature on the grid's edges: rows on an inner edge join the interval above."""
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame({"x1": rng.integers(0, 5, 200).astype(float), "x2": rng.uniform(-1, 1, 200)})
+    grid = np.linspace(0.0, 4.0, 5)
+    slopes = 1 + X["x1"].to_numpy() ** 2 * X["x2"].to_numpy()
+    jac = lambda a: np.column_stack([1 + a[:, 0] ** 2 * a[:, 1], np.zeros(len(a))])  # noqa: E731
+    nudged = grid.copy()
+    nudged[1:-1] = np.nextafter(grid[1:-1], -np.inf)
+    res = pyale.ale(lambda d: np.zeros(len(d)), X, "x1", method="gradient", jacobian=jac, grid=nudged)
+    left_closed = np.clip(np.digitize(X["x1"], grid) - 1, 0, 3)  # effector's bins
+    assert_array_equal(res.counts, np.bincount(left_closed, minlength=4))
+    means = [slopes[left_closed == k].mean() for k in range(4)]
+    assert_allclose(np.diff(res.effects[:, 0]) / np.diff(grid), means, rtol=1e-12)
+    plain = pyale.ale(lambda d: np.zeros(len(d)), X, "x1", method="gradient", jacobian=jac, grid=grid)
+    assert not np.array_equal(plain.counts, res.counts)  # right-closed: the rows on edges join the interval below
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(4, 200), k=st.integers(1, 25),
+       min_rows=st.integers(2, 5), search=st.sampled_from(["dp", "agglomerative"]))
+def test_every_interval_holds_the_rows_the_search_counted_on_rounded_values(seed, n, k, min_rows, search):
+    """On a feature rounded to one decimal (values on candidate edges up to rounding) every chosen
+    interval holds at least min_rows rows, as the search required."""
+    rng = np.random.default_rng(seed)
+    x = np.round(rng.uniform(-1, 1, n), 1)
+    if x.min() == x.max() or n < 2 * min_rows:
+        return
+    y = np.sin(3 * x) * rng.normal(size=n)
+    edges = find_edges(x, y, pyale.HeterogeneityBinning(search, k, min_rows))
+    held = np.bincount(np.clip(np.searchsorted(edges, x, side="right") - 1, 0, edges.shape[0] - 2),
+                       minlength=edges.shape[0] - 1)
+    assert held.min() >= min_rows
+
+
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(10, 200), k=st.integers(2, 25))
 def test_dp_is_never_worse_than_agglomerative(seed, n, k):
@@ -419,3 +485,22 @@ def test_gradient_and_bins_on_spark_give_the_pandas_numbers(spark):
     for g, e in zip(got, want):
         assert_array_equal(g.grid[0], e.grid[0])
         assert_allclose(g.effects, e.effects, rtol=1e-12, atol=1e-13)
+
+
+def test_result_records_method_and_binning():
+    """repr and to_frame().attrs say how the local effects and the intervals were made (kept by a bootstrap)."""
+    rng = np.random.default_rng(5)
+    X = pd.DataFrame({"a": rng.uniform(size=300), "b": rng.uniform(size=300), "c": np.tile(["u", "v", "w"], 100)})
+    model = lambda d: d["a"] ** 2 * d["b"] + (d["c"] == "v")  # noqa: E731
+    binned, level = pyale.ale(model, X, ["a", "c"], binning="dp", n_bootstrap=3, random_state=0)
+    assert binned.method == "finite_difference" and binned.binning == repr(pyale.HeterogeneityBinning("dp"))
+    assert "binning=HeterogeneityBinning(search='dp'" in repr(binned) and "method=" not in repr(binned)
+    assert binned.to_frame().attrs == {"conventions": "aleplot", "method": "finite_difference",
+                                       "binning": binned.binning}
+    assert level.method == "finite_difference" and level.binning is None and "binning" not in repr(level)
+    jac = lambda z: np.column_stack([2 * z[:, 0] * z[:, 1], z[:, 0] ** 2])  # noqa: E731
+    grad = pyale.ale(lambda d: d["a"] ** 2 * d["b"], X[["a", "b"]], "a", method="gradient", jacobian=jac)
+    assert grad.method == "gradient" and grad.binning is None and "method=gradient" in repr(grad)
+    plain = pyale.ale(model, X, "a")
+    assert plain.method == "finite_difference" and plain.binning is None
+    assert "method" not in repr(plain) and "binning" not in repr(plain)
