@@ -6,6 +6,7 @@ first: :mod:`.run` (the front-ends' entry: ``FrameData`` / ``EngineData``,
 plans, passes over the rows), :mod:`.conventions` (ALEPlot's, iml's and ale's
 rules, one object each), :mod:`.reduce` (estimate, accumulate, statistics),
 :mod:`.map` (plans and entries, shifted copies, model calls, group sums,
-bootstrap draws), :mod:`.grid` (features, interval edges, level orders,
-bounds) and :mod:`.exact` (exact statistics over any engine).
+bootstrap draws, segment weights, Jacobians), :mod:`.grid` (features,
+interval edges, level orders, pair rules, RHALE's bin search, bounds) and
+:mod:`.exact` (exact statistics over any engine).
 """
