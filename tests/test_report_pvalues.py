@@ -72,3 +72,19 @@ def test_p_values_refused_for_a_multiclass_model_with_the_reason(tmp_path):
                            p_values=True)
     omitted = json.loads((written.folder / "numbers.json").read_text())["not_included"]
     assert any(what.startswith("p-values") and "3 outputs" in why for what, why in omitted), omitted
+
+
+def test_binary_classifier_reports_its_positive_class_once(fitted, tmp_path):
+    """Both class probabilities (mirror images) doubled every table; the report now explains class 1."""
+    model, data, _ = fitted
+    X = data.drop(columns=["default"])
+    written = pyale.report(model, X, ["debt_to_income"], out=tmp_path / "r", y=data["default"].to_numpy(),
+                           n_bootstrap=0, n_permutations=0, n_intervals=5)
+    numbers = json.loads((written.folder / "numbers.json").read_text())
+    assert numbers["provenance"]["response"].startswith("probability of class 1")
+    curve = pd.read_csv(written.folder / "effect_debt_to_income__curve.csv")
+    assert curve["output"].unique().tolist() == [1]
+    want = pyale.ale(model, X, "debt_to_income", response=1, n_intervals=5)
+    np.testing.assert_allclose(curve["ale"], np.ravel(want.effects), rtol=1e-12)
+    html = (written.folder / "report.html").read_text()
+    assert "response explained" in html and "probability of class 1" in html

@@ -197,6 +197,7 @@ def report(
     if unknown:
         raise ValueError(f"The 'expect' parameter of report names {unknown[0]!r}, which is not one of the features "
                          f"reported on ({features!r}). Add it to the features or drop its expectation.")
+    response, response_text = _binary_response(model, response, response_method)
     observed = y
     if y is not None and not isinstance(y, str) and np.unique(np.asarray(y)).shape[0] <= 2:
         y = None  # a 0/1 response: its half-percentiles are degenerate, so NALED scales by the predictions
@@ -216,6 +217,7 @@ def report(
         "data_sha256": data_sha256 or frame_sha256(X),
         "model": model_name or f"{type(model).__module__}.{type(model).__qualname__}",
         "model_sha256": model_sha256 or _model_digest(model),
+        "response": response_text,
         "features": [str(f) for f in features],
         "conventions": f"{conventions} conventions, "
                        + ("default intervals" if n_intervals is None else f"n_intervals={n_intervals}"),
@@ -233,6 +235,27 @@ def report(
                          .replace("--out", "out")) from exc
     target = out.resolve()
     return Report(folder=target, files=tuple(target / f.name for f in files))
+
+
+def _binary_response(model, response, response_method: str):
+    """A binary classifier explained through its positive class only, and the provenance's words for it.
+
+    Its two probabilities are mirror images (``p`` and ``1 - p``): every
+    table would show each number twice with opposite signs, and shape
+    expectations, materiality and p-values would be ambiguous.  So unless
+    ``response`` is given, the report explains the probability of the last
+    of ``classes_`` (scikit-learn's positive class).
+    """
+    classes = getattr(model, "classes_", None)
+    if response is None and response_method in ("auto", "predict_proba") and classes is not None \
+            and len(classes) == 2 and hasattr(model, "predict_proba"):
+        positive = classes[-1]
+        positive = positive.item() if isinstance(positive, np.generic) else positive
+        return positive, (f"probability of class {positive!r} (the positive class, the last of the classifier's "
+                          "classes_; the other class's probability is one minus it)")
+    if response is not None:
+        return response, f"response {response!r} ({response_method})"
+    return None, f"the model's output ({response_method})"
 
 
 def _pyale_version() -> str:

@@ -306,7 +306,9 @@ def _one_output(job: ReportJob, observed: pd.Series):
         column = 1
     elif n_outputs == 1:
         column = None
-        if len(values) == 2 and not (pd.api.types.is_numeric_dtype(observed) and set(values) <= {0, 1}):
+        if job.response is not None and len(values) == 2:  # a binary classifier's positive class
+            positive = job.response
+        elif len(values) == 2 and not (pd.api.types.is_numeric_dtype(observed) and set(values) <= {0, 1}):
             positive = sorted(values)[-1]
             positive = positive.item() if isinstance(positive, np.generic) else positive
     else:
