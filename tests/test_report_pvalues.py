@@ -42,7 +42,7 @@ def test_cli_p_values_for_a_scikit_learn_classifier(fitted, capsys):
     assert "--p-values" in numbers["provenance"]["command"]
     section = next(s for s in numbers["sections"] if s["key"] == "p_values")
     assert "surrogate=True" in section["method"] and "does not say the effect is causal" in section["method"]
-    got = pd.read_csv(out / "p_values__table.csv")
+    got = pd.read_csv(out / "p_values__table.csv", float_precision="round_trip")  # exact doubles on pandas 2
     # the same numbers as pyale's R-exact API: the positive class's probability, ALEpDist(surrogate) + ALE
     frame = data.rename(columns={"default": "observed_response"})
 
@@ -88,3 +88,7 @@ def test_binary_classifier_reports_its_positive_class_once(fitted, tmp_path):
     np.testing.assert_allclose(curve["ale"], np.ravel(want.effects), rtol=1e-12)
     html = (written.folder / "report.html").read_text()
     assert "response explained" in html and "probability of class 1" in html
+    effect = next(s for s in numbers["sections"] if s["key"] == "effect_debt_to_income")
+    assert "(probability of class 1)." in effect["findings"][0]
+    svg = (written.folder / "effect_debt_to_income__curve.svg").read_text()
+    assert "ALE (probability of class 1)" in svg and "ALE of 1" not in svg

@@ -205,7 +205,9 @@ def report(
                     segments=segments, periods=periods, n_bootstrap=n_bootstrap, n_permutations=n_permutations,
                     p_values=p_values, conventions=conventions, n_intervals=n_intervals, ci_level=ci_level,
                     random_state=random_state, response=response, response_method=response_method,
-                    verdicts=_verdicts())
+                    verdicts=_verdicts(),
+                    units=f"probability of class {response!r}" if response_text.startswith("probability of class")
+                    else "units of the prediction")
     if command is None:
         command = _call_text(features, {"expect": expect or None, "segments": _label(segments),
                                         "periods": _label(periods), "n_bootstrap": n_bootstrap,

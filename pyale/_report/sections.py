@@ -80,6 +80,7 @@ class ReportJob:
     observed: object = None  # the observed response as given (ALEpDist needs it even when it is 0/1)
     verdicts: dict = field(default_factory=dict)  # name -> function of pyale's public verdicts that exist
     reason_rows: int = 5
+    units: str = "units of the prediction"  # what the effects are measured in (said in every section)
     omitted: list = field(default_factory=list)  # (what, why) of the sections left out
     cache: dict = field(default_factory=dict)
 
@@ -120,7 +121,10 @@ def effects_section(job: ReportJob) -> list[Section]:
         frame = result.to_frame()
         stats = result.statistics.reset_index()
         def draw(figure, result=result, name=name):
-            result.plot(ax=figure.add_subplot())
+            axes = figure.add_subplot()
+            result.plot(ax=axes)
+            if len(result.features) == 1 and job.response is not None:  # not "ALE of 1" for a class
+                axes.set_ylabel(f"ALE ({job.units})")
             figure.suptitle(f"ALE of {name}", fontsize=10)
 
         grid = (f"{len(result.grid[0]) - 1} intervals from the pooled rows' quantiles" if result.kind == "numeric"
@@ -130,7 +134,7 @@ def effects_section(job: ReportJob) -> list[Section]:
                   "NALED and NALER as half-percentiles of the "
                   + ("observed response." if job.y is not None else "model's predictions on the rows."))
         low, high = float(np.nanmin(result.effects)), float(np.nanmax(result.effects))
-        text = [f"The effect of {name} ranges from {low:.4g} to {high:.4g} (units of the prediction)."]
+        text = [f"The effect of {name} ranges from {low:.4g} to {high:.4g} ({job.units})."]
         sections.append(Section(key=f"effect_{_safe(name)}", title=f"Effect of {name}", method=method,
                                 paragraphs=text,
                                 tables=[("curve", f"ALE of {name} per grid point", frame),
@@ -253,7 +257,7 @@ def shape_section(job: ReportJob) -> list[Section]:
 
 
 def materiality_section(job: ReportJob) -> list[Section]:
-    method = ("features ranked by ALED (units of the prediction) with bootstrap percentile intervals on each "
+    method = (f"features ranked by ALED ({job.units}) with bootstrap percentile intervals on each "
               f"ALED and simultaneous intervals on the ranks, at level 0.05. {_bootstrap_text(job)}")
     size = (6.4, 1.2 + 0.4 * len(job.features))
     return _plug("materiality", "Materiality ranking", "materiality", lambda f: f(job.effects()), job,
