@@ -150,7 +150,11 @@ def report(
     n_permutations : int, default 999
         Permutations of the segment (period) labels for the p-values.
     p_values : bool, default False
-        Add the p-values of the ALE statistics (``pyale.ALEpDist``, when present).
+        Add the p-values of the ALE statistics: R's ``ale`` 0.5 numbers from
+        ``pyale.ALEpDist(model, data, surrogate=True, seed=random_state)``
+        and ``pyale.ALE(..., p_values=dist)`` (needs ``y``; a surrogate GLM
+        refitted 100 times with a random variable, since the report has no
+        recipe to refit the model itself; see the validation guide).
     conventions, n_intervals, sample_weight, response, response_method, ci_level : optional
         As for :func:`pyale.ale`.
     random_state : int, default 0
@@ -311,7 +315,8 @@ def add_report_parser(commands, add_out_options, non_negative_int, level) -> Non
     command.add_argument("--permutations", type=non_negative_int, default=999, metavar="P",
                          help="label permutations of the stability tests (default 999)")
     command.add_argument("--p-values", action="store_true",
-                         help="p-values of the ALE statistics (when this pyale has ALEpDist)")
+                         help="p-values of the ALE statistics (needs --y): R's ale surrogate ALEpDist, 100 refits of a "
+                              "GLM with a random variable, seeded by --random-state")
     command.add_argument("--conventions", choices=["aleplot", "iml"], default="aleplot")
     command.add_argument("--intervals", type=non_negative_int, metavar="K", help="intervals per numeric feature")
     command.add_argument("--weights", metavar="COLUMN", help="a column of frequency weights")
