@@ -150,7 +150,11 @@ def report(
     n_permutations : int, default 999
         Permutations of the segment (period) labels for the p-values.
     p_values : bool, default False
-        Add the p-values of the ALE statistics (``pyale.ALEpDist``, when present).
+        Add the p-values of the ALE statistics: R's ``ale`` 0.5 numbers from
+        ``pyale.ALEpDist(model, data, surrogate=True, seed=random_state)``
+        and ``pyale.ALE(..., p_values=dist)`` (needs ``y``; a surrogate GLM
+        refitted 100 times with a random variable, since the report has no
+        recipe to refit the model itself; see the validation guide).
     conventions, n_intervals, sample_weight, response, response_method, ci_level : optional
         As for :func:`pyale.ale`.
     random_state : int, default 0
@@ -197,6 +201,7 @@ def report(
     if unknown:
         raise ValueError(f"The 'expect' parameter of report names {unknown[0]!r}, which is not one of the features "
                          f"reported on ({features!r}). Add it to the features or drop its expectation.")
+    response, response_text = _binary_response(model, response, response_method)
     observed = y
     if y is not None and not isinstance(y, str) and np.unique(np.asarray(y)).shape[0] <= 2:
         y = None  # a 0/1 response: its half-percentiles are degenerate, so NALED scales by the predictions
@@ -204,7 +209,9 @@ def report(
                     segments=segments, periods=periods, n_bootstrap=n_bootstrap, n_permutations=n_permutations,
                     p_values=p_values, conventions=conventions, n_intervals=n_intervals, ci_level=ci_level,
                     random_state=random_state, response=response, response_method=response_method,
-                    verdicts=_verdicts())
+                    verdicts=_verdicts(),
+                    units=f"probability of class {response!r}" if response_text.startswith("probability of class")
+                    else "units of the prediction")
     if command is None:
         command = _call_text(features, {"expect": expect or None, "segments": _label(segments),
                                         "periods": _label(periods), "n_bootstrap": n_bootstrap,
@@ -216,6 +223,7 @@ def report(
         "data_sha256": data_sha256 or frame_sha256(X),
         "model": model_name or f"{type(model).__module__}.{type(model).__qualname__}",
         "model_sha256": model_sha256 or _model_digest(model),
+        "response": response_text,
         "features": [str(f) for f in features],
         "conventions": f"{conventions} conventions, "
                        + ("default intervals" if n_intervals is None else f"n_intervals={n_intervals}"),
@@ -233,6 +241,27 @@ def report(
                          .replace("--out", "out")) from exc
     target = out.resolve()
     return Report(folder=target, files=tuple(target / f.name for f in files))
+
+
+def _binary_response(model, response, response_method: str):
+    """A binary classifier explained through its positive class only, and the provenance's words for it.
+
+    Its two probabilities are mirror images (``p`` and ``1 - p``): every
+    table would show each number twice with opposite signs, and shape
+    expectations, materiality and p-values would be ambiguous.  So unless
+    ``response`` is given, the report explains the probability of the last
+    of ``classes_`` (scikit-learn's positive class).
+    """
+    classes = getattr(model, "classes_", None)
+    if response is None and response_method in ("auto", "predict_proba") and classes is not None \
+            and len(classes) == 2 and hasattr(model, "predict_proba"):
+        positive = classes[-1]
+        positive = positive.item() if isinstance(positive, np.generic) else positive
+        return positive, (f"probability of class {positive!r} (the positive class, the last of the classifier's "
+                          "classes_; the other class's probability is one minus it)")
+    if response is not None:
+        return response, f"response {response!r} ({response_method})"
+    return None, f"the model's output ({response_method})"
 
 
 def _pyale_version() -> str:
@@ -286,7 +315,8 @@ def add_report_parser(commands, add_out_options, non_negative_int, level) -> Non
     command.add_argument("--permutations", type=non_negative_int, default=999, metavar="P",
                          help="label permutations of the stability tests (default 999)")
     command.add_argument("--p-values", action="store_true",
-                         help="p-values of the ALE statistics (when this pyale has ALEpDist)")
+                         help="p-values of the ALE statistics (needs --y): R's ale surrogate ALEpDist, 100 refits of a "
+                              "GLM with a random variable, seeded by --random-state")
     command.add_argument("--conventions", choices=["aleplot", "iml"], default="aleplot")
     command.add_argument("--intervals", type=non_negative_int, metavar="K", help="intervals per numeric feature")
     command.add_argument("--weights", metavar="COLUMN", help="a column of frequency weights")

@@ -28,7 +28,8 @@ def format_cell(value) -> tuple[str, bool]:
 def provenance_rows(provenance: dict) -> list[tuple[str, str]]:
     """The provenance as ``(label, text)`` rows, in a fixed order."""
     labels = [("command", "command to reproduce"), ("data", "data"), ("data_sha256", "data SHA-256"),
-              ("model", "model"), ("model_sha256", "model SHA-256"), ("features", "features"),
+              ("model", "model"), ("model_sha256", "model SHA-256"), ("response", "response explained"),
+              ("features", "features"),
               ("conventions", "conventions and grid"), ("bootstrap", "bootstrap"),
               ("random_state", "random_state (seed)"), ("versions", "package versions")]
     rows = []

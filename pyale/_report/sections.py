@@ -20,7 +20,9 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
+from .._frontends.alepkg.ale import ALE as R_ALE
 from .._frontends.ale.api import ale
+from .._core.map.adapters import adapt_model
 from .._verdicts.compare import compare
 
 __all__ = ["Section", "ReportJob", "BUILDERS", "build_sections"]
@@ -78,6 +80,7 @@ class ReportJob:
     observed: object = None  # the observed response as given (ALEpDist needs it even when it is 0/1)
     verdicts: dict = field(default_factory=dict)  # name -> function of pyale's public verdicts that exist
     reason_rows: int = 5
+    units: str = "units of the prediction"  # what the effects are measured in (said in every section)
     omitted: list = field(default_factory=list)  # (what, why) of the sections left out
     cache: dict = field(default_factory=dict)
 
@@ -118,7 +121,10 @@ def effects_section(job: ReportJob) -> list[Section]:
         frame = result.to_frame()
         stats = result.statistics.reset_index()
         def draw(figure, result=result, name=name):
-            result.plot(ax=figure.add_subplot())
+            axes = figure.add_subplot()
+            result.plot(ax=axes)
+            if len(result.features) == 1 and job.response is not None:  # not "ALE of 1" for a class
+                axes.set_ylabel(f"ALE ({job.units})")
             figure.suptitle(f"ALE of {name}", fontsize=10)
 
         grid = (f"{len(result.grid[0]) - 1} intervals from the pooled rows' quantiles" if result.kind == "numeric"
@@ -128,7 +134,7 @@ def effects_section(job: ReportJob) -> list[Section]:
                   "NALED and NALER as half-percentiles of the "
                   + ("observed response." if job.y is not None else "model's predictions on the rows."))
         low, high = float(np.nanmin(result.effects)), float(np.nanmax(result.effects))
-        text = [f"The effect of {name} ranges from {low:.4g} to {high:.4g} (units of the prediction)."]
+        text = [f"The effect of {name} ranges from {low:.4g} to {high:.4g} ({job.units})."]
         sections.append(Section(key=f"effect_{_safe(name)}", title=f"Effect of {name}", method=method,
                                 paragraphs=text,
                                 tables=[("curve", f"ALE of {name} per grid point", frame),
@@ -251,7 +257,7 @@ def shape_section(job: ReportJob) -> list[Section]:
 
 
 def materiality_section(job: ReportJob) -> list[Section]:
-    method = ("features ranked by ALED (units of the prediction) with bootstrap percentile intervals on each "
+    method = (f"features ranked by ALED ({job.units}) with bootstrap percentile intervals on each "
               f"ALED and simultaneous intervals on the ranks, at level 0.05. {_bootstrap_text(job)}")
     size = (6.4, 1.2 + 0.4 * len(job.features))
     return _plug("materiality", "Materiality ranking", "materiality", lambda f: f(job.effects()), job,
@@ -271,8 +277,64 @@ def reason_codes_section(job: ReportJob) -> list[Section]:
                  method)
 
 
+P_VALUES_MEANING = (
+    "What a p-value here means: the share of {rand_it} refits of R's ale surrogate (a generalised linear model "
+    "of the observed response on every other column, binomial for a two-valued response, gaussian otherwise, "
+    "on at most 1000 rows that R's sampler picks for seed {seed}) with an added random variable, drawn from the "
+    "distribution that univariateML's model_select fits to the model's residuals ({family}), whose statistic "
+    "is at least as extreme as the feature's. A small p-value says that an effect this large is unlikely for "
+    "a variable with no relation to the response; it does not say the effect is causal, correct in shape, "
+    "stable over segments or periods, or material; it is conditional on the surrogate's model class (not "
+    "this model's own refits, which the command line does not attempt: refitting needs a training recipe), "
+    "and with {rand_it} refits the smallest attainable non-zero p-value is 1/{rand_it} (0 means 'below "
+    "1/{rand_it}'). The statistics in this table are R's ale 0.5 statistics of the model (ale conventions, "
+    "at most 10 bins, NALED as percentiles of the observed response), so they differ from the effect "
+    "sections' statistics, which follow {conventions} conventions. Numeric and categorical single features "
+    "only; pairs are left out.")
+
+
+def _one_output(job: ReportJob, observed: pd.Series):
+    """R's ``pred_fun`` of the model: one prediction per row (a binary classifier's positive-class probability).
+
+    Returns ``(pred_fun, positive, why_not)``.
+    """
+    adapter = adapt_model(job.model, response=job.response, response_method=job.response_method, caller="report")
+    probe = np.asarray(adapter.predict(job.X.head(5)))
+    n_outputs = 1 if probe.ndim == 1 else probe.shape[1]
+    values = pd.unique(observed)
+    positive = True
+    if n_outputs == 2 and len(values) == 2:
+        classes = getattr(job.model, "classes_", None)
+        positive = classes[-1] if classes is not None and len(classes) == 2 else sorted(values)[-1]
+        positive = positive.item() if isinstance(positive, np.generic) else positive
+        column = 1
+    elif n_outputs == 1:
+        column = None
+        if job.response is not None and len(values) == 2:  # a binary classifier's positive class
+            positive = job.response
+        elif len(values) == 2 and not (pd.api.types.is_numeric_dtype(observed) and set(values) <= {0, 1}):
+            positive = sorted(values)[-1]
+            positive = positive.item() if isinstance(positive, np.generic) else positive
+    else:
+        return None, None, (f"the model gives {n_outputs} outputs per row; the report's p-values cover a "
+                            "numeric or two-valued response only")
+
+    def pred_fun(object, newdata, type):  # noqa: A002 - R's pred_fun(object, newdata, type)
+        out = np.asarray(adapter.predict(newdata), dtype=float)
+        return out.reshape(-1) if column is None or out.ndim == 1 else out[:, column]
+
+    return pred_fun, positive, None
+
+
 def p_values_section(job: ReportJob) -> list[Section]:
-    """p-values of each feature's ALED and NALED from ``pyale.ALEpDist`` (R's ale surrogate), when present."""
+    """p-values of each feature's ALE statistics: R's ``ale`` 0.5 ``ALEpDist(surrogate = TRUE)`` and ``ALE``.
+
+    The command line cannot refit an arbitrary model (it has no training
+    recipe), so it uses R's surrogate: a glm of the observed response on
+    every other column, refitted with the random variable.  The statistics
+    and their p-values are those of ``pyale.ALE(..., p_values=dist)``, i.e.
+    R's numbers for the same model, data and seed.
+    """
     if not job.p_values:
         return []
     title = "p-values of the ALE statistics"
@@ -283,26 +345,48 @@ def p_values_section(job: ReportJob) -> list[Section]:
     if job.observed is None:
         job.omitted.append((title, "ALEpDist needs the observed response (y=, --y)"))
         return []
-    y_col = "y" if "y" not in job.X.columns else "observed_response"
-    data = job.X.assign(**{y_col: np.asarray(job.observed)})
+    singles = [f for f in job.features if not isinstance(f, (tuple, list))]
+    if len(singles) < len(job.features):
+        job.omitted.append((f"{title} of pairs", "R's ale p-values are for single features"))
+    if not singles:
+        return []
+    y_col = "observed_response"
+    while y_col in job.X.columns:
+        y_col = "_" + y_col
+    observed = pd.Series(np.asarray(job.observed), name=y_col)
+    data = job.X.reset_index(drop=True).assign(**{y_col: observed.to_numpy()})
     try:
-        dist = dist_class(job.model, data, y_col, surrogate=True, seed=job.random_state)
-        rows = []
-        for result in job.effects():
-            stats = result.statistics.reset_index()
-            for statistic in ("aled", "naled"):
-                value = float(stats.loc[stats.iloc[:, 0] == statistic, "estimate"].iloc[0])
-                p = float(np.ravel(dist.p_values(statistic, [value]))[0])
-                rows.append({"feature": " x ".join(map(str, result.features)), "statistic": statistic,
-                             "estimate": value, "p_value": p})
+        pred_fun, positive, why_not = _one_output(job, observed)
+        if why_not:
+            job.omitted.append((title, why_not))
+            return []
+        with np.errstate(all="ignore"):  # model_select's optimisers probe where a likelihood is infinite
+            dist = dist_class(job.model, data, y_col, surrogate=True, positive=positive, pred_fun=pred_fun,
+                              seed=job.random_state)
+            table = R_ALE(job.model, singles, data, y_col, pred_fun=pred_fun, p_values=dist,
+                          seed=job.random_state).get(stats="all")
     except (TypeError, ValueError, KeyError) as exc:
         job.omitted.append((title, f"pyale.ALEpDist refused: {exc}"))
         return []
-    method = (f"pyale.ALEpDist with R's ale surrogate (a glm of the response on the other columns, 10 bins), "
-              f"seed {job.random_state}: the p-value of a statistic is the share of refits with a random variable "
-              "whose statistic is at least as large (R's ale 0.5 algorithm).")
-    return [Section(key="p_values", title=title, method=method,
-                    tables=[("table", title, pd.DataFrame(rows))])]
+    table = table[["term", "statistic", "estimate", "p.value"]].rename(columns={"term": "feature",
+                                                                                "p.value": "p_value"})
+    fit = dist.residual_distribution
+    family = f"{fit.family}, " + ", ".join(f"{k} {v:.4g}" for k, v in fit.estimates.items())
+    rand_it = dist.params["rand_it_ok"]
+    method = (f"pyale.ALEpDist(model, data, surrogate=True, seed={job.random_state}) with {rand_it} refits, then "
+              f"pyale.ALE(model, features, data, p_values=dist) (R's ale 0.5 algorithm; rows: {data.shape[0]}"
+              + (f", positive class {positive!r}" if positive is not True else "") + "). "
+              + P_VALUES_MEANING.format(rand_it=rand_it, seed=job.random_state, family=family,
+                                        conventions=job.conventions))
+    aled = table[table["statistic"] == "aled"]
+    small = aled[aled["p_value"] <= 1 - job.ci_level]
+    text = [f"ALED p-value at most {1 - job.ci_level:.2g}: "
+            + (", ".join(f"{f} (p = {p:.3g})" for f, p in zip(small["feature"], small["p_value"])) or "none")
+            + "; the others: "
+            + (", ".join(f"{f} (p = {p:.3g})" for f, p in zip(aled["feature"], aled["p_value"])
+                         if f not in set(small["feature"])) or "none") + "."]
+    return [Section(key="p_values", title=title, method=method, paragraphs=text,
+                    tables=[("table", title, table.reset_index(drop=True))])]
 
 
 #: The report's sections, in order.
