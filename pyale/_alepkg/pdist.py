@@ -16,7 +16,7 @@ statistics of all iterations are the distribution against which
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
@@ -79,32 +79,50 @@ class _Setup:
     X: pd.DataFrame  # the data without the response and without a random_variable column
     max_num_bins: int
     prediction_of: Callable
+    templates: dict = field(default_factory=dict, compare=False, repr=False)  # "data", "X": _Template or None
 
     def frames(self, data: pd.DataFrame, values: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame, np.ndarray | None]:
         """``data`` and ``X`` with the column ``random_variable`` added (new frames, the first the refit's
         own), and ``X``'s values as one ``(columns, rows)`` array when its columns are all float64."""
-        rand_data = _with_random(data, values)[0]
-        X, block = _with_random(self.X, values)
+        if "data" not in self.templates:  # once per ALEpDist, not per refit
+            self.templates.update(data=_Template.of(data), X=_Template.of(self.X))
+        rand_data = _with_random(self.templates["data"], data, values)[0]
+        X, block = _with_random(self.templates["X"], self.X, values)
         return rand_data, X, block
 
 
-def _with_random(frame: pd.DataFrame, values: np.ndarray) -> tuple[pd.DataFrame, np.ndarray | None]:
-    """A new frame: ``frame``'s columns (copied) and ``random_variable`` last; its ``(columns, rows)`` values.
+@dataclass(frozen=True)
+class _Template:
+    """A frame of float64 columns only (the usual case) as one ``(columns + 1, rows)`` array, the last row
+    for ``random_variable``, and its column labels with ``random_variable`` last."""
 
-    A frame of float64 columns only (the usual case) becomes one array and one
-    frame, without pandas' per-column inserts (their cost, not the model's,
-    dominated a refit on small data); the values are the same either way.
-    Other frames: a copy with the column added, and None.
-    """
-    if frame.shape[1] and all(dtype == np.float64 for dtype in frame.dtypes):
+    block: np.ndarray
+    columns: pd.Index
+
+    @classmethod
+    def of(cls, frame: pd.DataFrame) -> "_Template | None":
+        if not (frame.shape[1] and RANDOM not in frame.columns and all(dtype == np.float64 for dtype in frame.dtypes)):
+            return None  # (a column random_variable already there is replaced, in its place, by the general path)
         block = np.empty((frame.shape[1] + 1, frame.shape[0]))  # (columns, rows): each column contiguous
         block[:-1] = frame.to_numpy().T
-        block[-1] = values
-        columns = frame.columns.append(pd.Index([RANDOM]))
-        return pd.DataFrame(block.T, index=frame.index, columns=columns, copy=False), block
-    out = frame.copy()
-    out[RANDOM] = values
-    return out, None
+        return cls(block, frame.columns.append(pd.Index([RANDOM])))
+
+
+
+def _with_random(template: _Template | None, frame: pd.DataFrame, values: np.ndarray):
+    """A new frame: ``frame``'s columns (copied) with ``random_variable`` set to ``values``; its
+    ``(columns, rows)`` values (None without a template).
+
+    With a template: one array copy and one frame, without pandas' per-column inserts (their cost,
+    not the model's, dominated a refit on small data); the values are the same either way.
+    """
+    if template is None:
+        out = frame.copy()
+        out[RANDOM] = values
+        return out, None
+    block = template.block.copy()
+    block[-1] = values
+    return pd.DataFrame(block.T, index=frame.index, columns=template.columns, copy=False), block
 
 
 def _local_sums(plan: Plan, X: pd.DataFrame, block: np.ndarray, bins: np.ndarray, caller):
