@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from typing import Any, Callable, Sequence
 
 import pandas as pd
@@ -29,8 +31,12 @@ class PandasEngine(Engine):
         self.frame = frame
         self.n_rows = frame.shape[0]
         self.columns = frame.columns
-        self.dtypes = frame.dtypes
         self.max_rows_per_block = max_rows_per_block
+
+    @functools.cached_property
+    def dtypes(self) -> pd.Series:
+        # Made when first asked for: a Series of dtypes costs more than a small frame's whole ALE pass.
+        return self.frame.dtypes
 
     @property
     def in_memory(self) -> bool:

@@ -92,9 +92,9 @@ def categorical_column_values(series: pd.Series, feature: Feature, level_index: 
     return pd.array(labels[level_index], dtype=series.dtype)
 
 
-def _is_plain_numeric(frame: pd.DataFrame) -> bool:
-    """Whether every column has a NumPy numeric, boolean or date-time dtype."""
-    return all(isinstance(d, np.dtype) and d.kind in "biufcmM" for d in frame.dtypes)
+def _is_plain_numeric(frame: pd.DataFrame, dtypes=None) -> bool:
+    """Whether every column has a NumPy numeric, boolean or date-time dtype (``dtypes``: ``frame.dtypes``)."""
+    return all(isinstance(d, np.dtype) and d.kind in "biufcmM" for d in (frame.dtypes if dtypes is None else dtypes))
 
 
 def _rows_of(frame: pd.DataFrame, rows) -> tuple[pd.DataFrame, bool]:
@@ -129,17 +129,17 @@ def _values(values):
     return values.values() if isinstance(values, Gather) else values
 
 
-def _block_of(frame: pd.DataFrame) -> np.ndarray | None:
+def _block_of(frame: pd.DataFrame, dtypes=None) -> np.ndarray | None:
     """``frame``'s values as one contiguous ``(columns, rows)`` array viewing its memory, if it has one.
 
     True for a frame of one NumPy dtype held in one block (a frame made from
     a 2-D array, read from a file, or built by this module): its
     ``to_numpy()`` is then a view of that block.
     """
-    dtypes = frame.dtypes
-    if frame.shape[1] == 0 or not all(d == dtypes.iloc[0] for d in dtypes):
+    dtypes = list(frame.dtypes if dtypes is None else dtypes)
+    if frame.shape[1] == 0 or not all(d == dtypes[0] for d in dtypes):
         return None
-    if not (isinstance(dtypes.iloc[0], np.dtype) and dtypes.iloc[0].kind in "biufc"):
+    if not (isinstance(dtypes[0], np.dtype) and dtypes[0].kind in "biufc"):
         return None
     values = frame.to_numpy().T
     if values.flags.owndata or not (values.flags.c_contiguous or values.flags.f_contiguous):
@@ -228,7 +228,8 @@ class ShiftedFrames:
     def __init__(self, frame: pd.DataFrame, rows=None):
         self._frame = frame
         self._rows = rows
-        self._plain = _is_plain_numeric(frame)
+        self._dtypes = list(frame.dtypes)  # once: a Series of dtypes is dear next to a small frame's work
+        self._plain = _is_plain_numeric(frame, self._dtypes)
         self._base, self._owned = (None, False) if self._plain else _rows_of(frame, rows)
         self._private = None
         self._block = None  # the private frame's values when pyale owns them as one array
@@ -251,7 +252,7 @@ class ShiftedFrames:
                 out.isetitem(out.columns.get_loc(name), _as_column(_values(values), out.index))
             return out, last and self._owned
         if self._private is None:
-            block = _block_of(self._frame)
+            block = _block_of(self._frame, self._dtypes)
             if block is not None and new_columns:
                 out = self._own(_copy_rows(block, self._rows))
             else:

@@ -128,7 +128,10 @@ def _by_pieces(compute, n: int, n_groups: int, *, beside=None) -> tuple[list, ob
         scratch = np.empty(max((p.stop - p.start for p in task), default=0))
         return [compute(piece, scratch) for piece in task]
 
-    results = threads.run(work, ([None] if beside is not None else []) + shares)
+    tasks = ([None] if beside is not None else []) + shares
+    # Below MIN_ROWS rows the whole block is one share: handing ``beside`` to a worker thread
+    # would cost more than it overlaps (the same numbers either way).
+    results = threads.run(work, tasks) if n >= threads.MIN_ROWS else [work(task) for task in tasks]
     found = results[1:] if beside is not None else results
     return [out for share in found for out in share], results[0] if beside is not None else None
 

@@ -140,7 +140,7 @@ def block_sums(
         else:
             w = None if weights is None else np.asarray(weights(block, offset), dtype=float)
         # Effects that predict every row share one private copy of the block's rows.
-        frames = ShiftedFrames(block)
+        frames = ShiftedFrames(block) if sharing else None
         per_plan = [
             plan.convention.block_entries(plan, block, caller, rows_per_call=rows_per_call,
                                           shared=(frames, i == sharing[-1]) if i in sharing else None)
