@@ -244,10 +244,11 @@ def test_r_classifier_rds_with_response_matches(iris_forest, tmp_path):
     table = read_csv(out / "iml_Petal.Width.csv")
     assert np.ptp(table["r"]) > 0.1  # the class probability really moves with Petal.Width
 
-    code, _, stderr = run_main([*argv, "--response", "versicolour"])
+    # the refused runs write elsewhere: a non-empty --out is refused before anything else (exit code 2)
+    code, _, stderr = run_main([*argv[:-1], tmp_path / "report2", "--response", "versicolour"])
     assert code == 1
     assert "must name columns of R's predict() answer ['setosa', 'versicolor', 'virginica']" in stderr
-    code, _, stderr = run_main(argv)
+    code, _, stderr = run_main([*argv[:-1], tmp_path / "report3"])
     assert code == 2
     assert "the model has 3 outputs" in stderr and "--response" in stderr
 
