@@ -15,7 +15,6 @@ statistics of all iterations are the distribution against which
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Callable
 
