@@ -48,9 +48,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-import pyale
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # time this checkout's pyale, not whichever one is installed
+
+import pyale  # noqa: E402
+
 WEIGHTS = np.array([1.0, -2.0, 0.5, 3.0, -1.0])
 FEATURES = [f"x{j}" for j in range(5)]
 K = 40
