@@ -24,6 +24,8 @@ import math
 
 import numpy as np
 
+from .rng import sample_int
+
 __all__ = ["mt_seed_words", "MersenneTwister", "r_sample_rows"]
 
 _MASK32 = 0xFFFFFFFF
@@ -117,35 +119,8 @@ class MersenneTwister:
         return out
 
     def sample_int(self, n: int, size: int | None = None, replace: bool = False) -> np.ndarray:
-        """R's ``sample.int(n, size, replace)`` (uniform, no ``prob``), 1-based like R."""
-        n = int(n)
-        size = n if size is None else int(size)
-        if n < 0 or size < 0 or (size > 0 and n == 0):
-            raise ValueError(f"sample.int needs n >= 0 and size >= 0 (n > 0 when size > 0). Got n={n}, size={size}.")
-        if not replace and size > n:
-            raise ValueError("cannot take a sample larger than the population when 'replace = FALSE'")
-        if replace or size < 2:
-            return self.unif_index(n, size).astype(np.int64) + 1
-        if n > 1e7 and size <= n / 2:  # R's sample2: redraw (up to 100 times) while repeated
-            seen: set[int] = set()
-            out = np.empty(size, dtype=np.int64)
-            for i in range(size):
-                for _ in range(100):
-                    value = int(self.unif_index(n, 1)[0]) + 1
-                    if value not in seen:
-                        break
-                seen.add(value)
-                out[i] = value
-            return out
-        pool = np.arange(n, dtype=np.int64)
-        out = np.empty(size, dtype=np.int64)
-        remaining = n
-        for i in range(size):
-            j = int(self.unif_index(remaining, 1)[0])
-            out[i] = pool[j] + 1
-            remaining -= 1
-            pool[j] = pool[remaining]
-        return out
+        """R's ``sample.int(n, size, replace)`` under Mersenne-Twister (see :func:`pyale._rbase.rng.sample_int`)."""
+        return sample_int(self, n, size, replace)
 
 
 def r_sample_rows(n_rows: int, boot_it: int, seed) -> np.ndarray:

@@ -436,44 +436,47 @@ class LecuyerCMRG:
         return np.floor(dn * self.unif_rand(size))
 
     def sample_int(self, n: int, size: int | None = None, replace: bool = False) -> np.ndarray:
-        """R's ``sample.int(n, size, replace)`` (uniform, no ``prob``), 1-based like R.
+        """R's ``sample.int(n, size, replace)`` under this generator (see :func:`sample_int`)."""
+        return sample_int(self, n, size, replace)
 
-        With ``replace = FALSE`` and ``n > 1e7`` and ``size <= n/2`` R switches to a
-        hashed rejection of repeats (``sample2``); that path is followed too.
-        Values are int64 (R returns doubles when ``n > INT_MAX``; same numbers).
-        """
-        n = int(n)
-        size = n if size is None else int(size)
-        if n < 0 or size < 0 or (size > 0 and n == 0):
-            raise ValueError(f"sample.int needs n >= 0 and size >= 0 (n > 0 when size > 0). Got n={n}, size={size}.")
-        if not replace and size > n:
-            raise ValueError("cannot take a sample larger than the population when 'replace = FALSE'")
-        if replace or size < 2:
-            return self.unif_index(n, size).astype(np.int64) + 1
-        if n > 1e7 and size <= n / 2:
-            return self._sample_hashed(n, size)
-        pool = np.arange(n, dtype=np.int64)
-        out = np.empty(size, dtype=np.int64)
-        remaining = n
-        for i in range(size):
-            j = int(self.unif_index(remaining, 1)[0])
-            out[i] = pool[j] + 1
-            remaining -= 1
-            pool[j] = pool[remaining]
-        return out
 
-    def _sample_hashed(self, n: int, size: int) -> np.ndarray:
-        """R's ``sample2``: draw ``R_unif_index(n) + 1``, redraw (up to 100 times) while repeated."""
+def sample_int(gen, n: int, size: int | None = None, replace: bool = False) -> np.ndarray:
+    """R's ``sample.int(n, size, replace)`` (uniform, no ``prob``), 1-based like R, for any generator.
+
+    ``gen`` gives ``unif_index(n, size)`` (R's ``R_unif_index``): the algorithm
+    is R's whichever generator draws.  With ``replace = FALSE`` and ``n > 1e7``
+    and ``size <= n/2`` R switches to a hashed rejection of repeats
+    (``sample2``); that path is followed too.  Values are int64 (R returns
+    doubles when ``n > INT_MAX``; same numbers).
+    """
+    n = int(n)
+    size = n if size is None else int(size)
+    if n < 0 or size < 0 or (size > 0 and n == 0):
+        raise ValueError(f"sample.int needs n >= 0 and size >= 0 (n > 0 when size > 0). Got n={n}, size={size}.")
+    if not replace and size > n:
+        raise ValueError("cannot take a sample larger than the population when 'replace = FALSE'")
+    if replace or size < 2:
+        return gen.unif_index(n, size).astype(np.int64) + 1
+    if n > 1e7 and size <= n / 2:  # R's sample2: redraw (up to 100 times) while repeated
         seen: set[int] = set()
         out = np.empty(size, dtype=np.int64)
         for i in range(size):
             for _ in range(100):
-                value = int(self.unif_index(n, 1)[0]) + 1
+                value = int(gen.unif_index(n, 1)[0]) + 1
                 if value not in seen:
                     break
             seen.add(value)
             out[i] = value
         return out
+    pool = np.arange(n, dtype=np.int64)
+    out = np.empty(size, dtype=np.int64)
+    remaining = n
+    for i in range(size):
+        j = int(gen.unif_index(remaining, 1)[0])
+        out[i] = pool[j] + 1
+        remaining -= 1
+        pool[j] = pool[remaining]
+    return out
 
 
 # --- ale 0.5.0 ----------------------------------------------------------------------------
