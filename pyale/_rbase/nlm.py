@@ -480,7 +480,7 @@ def nlm(f: Callable, p: Sequence[float], *, typsize: Sequence[float] | None = No
     Examples
     --------
     >>> res = nlm(lambda x: (x[0] - 1.0) ** 2 + (x[1] + 2.0) ** 2, [0.0, 0.0])
-    >>> res.code, [round(v, 6) for v in res.estimate]
+    >>> res.code, [round(v, 6) for v in res.estimate.tolist()]
     (1, [1.0, -2.0])
     """
     if hessian:
