@@ -9,11 +9,16 @@ logistic, normal, skew generalised error (``sged``), skew normal (``snorm``),
 skew Student t (``sstd``), Student t (``std``) and uniform.
 
 Closed forms and R's own iterations are reproduced exactly (normal, Laplace,
-uniform; Gumbel's Newton iteration step for step).  The others are R optimiser
-results (``nlm`` for Cauchy, logistic and ``sstd``; ``nlminb`` for the fGarch
-families): here they are maximised to full precision, so their parameters equal
-R's to R's optimiser tolerance (typically 1e-7 to 1e-5 relative, up to 1e-3 on a flat likelihood), not to
-the last digit; pyale's maximum is never below R's.
+uniform; Gumbel's Newton iteration step for step), and so are the ``nlm`` fits
+of Cauchy and logistic: R's objective evaluated to the bit (nmath's
+``dcauchy``/``dlogis`` element by element with the C library's ``log`` and
+``exp``, R's long double ``sum``) minimised by :func:`pyale._rbase.nlm.nlm`,
+R's ``nlm`` ported operation for operation, from univariateML 1.1.1's start
+(R's ``median`` and MAD).  The others are R optimiser results (``nlm`` for
+``sstd``; ``nlminb`` for the fGarch families): here they are maximised to full
+precision, so their parameters equal R's to R's optimiser tolerance (typically
+1e-7 to 1e-5 relative, up to 1e-3 on a flat likelihood), not to the last
+digit; pyale's maximum is never below R's.
 
 Each fit returns :class:`Fit` (family, parameters in R's order and names, log
 likelihood), and :meth:`Fit.draw` draws from it as ``univariateML::rml`` does
@@ -23,12 +28,15 @@ for the same R generator (:mod:`pyale._rbase.distributions`).
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import optimize, special
 
 from . import distributions as dist
+from .nlm import NlmWarning, nlm
+from .summaries import r_mean, r_sum
 
 __all__ = ["Fit", "FAMILIES", "fit_family", "model_select"]
 
@@ -210,10 +218,6 @@ def _negloglik(family, x):
             nu, xi = 2 + math.exp(theta[2]), math.exp(theta[3])
             m1 = 2 * math.sqrt(nu - 2) / (nu - 1) / math.exp(special.betaln(0.5, nu / 2))
             ll = _skew_log(z, xi, lambda v: _std_logpdf(v, nu), m1)
-        elif family == "cauchy":
-            ll = -np.log(math.pi * (1 + z * z))
-        elif family == "logis":
-            ll = -z - 2 * np.log1p(np.exp(-z))
         else:  # pragma: no cover
             raise ValueError(family)
         value = -(float(np.sum(ll)) - x.shape[0] * math.log(sd))
@@ -222,32 +226,108 @@ def _negloglik(family, x):
     return f
 
 
+# --- univariateML's nlm fits (Cauchy, logistic), to the bit -------------------------------------
+
+
+def _r_median(x: np.ndarray) -> float:
+    """R's ``median.default``: the middle order statistic, or R's ``mean`` of the two middle ones."""
+    ordered = np.sort(x)
+    half = (x.shape[0] + 1) // 2
+    if x.shape[0] % 2 == 1:
+        return float(ordered[half - 1])
+    return r_mean(ordered[half - 1:half + 1])
+
+
+def _c_exp(v: float) -> float:
+    """C's ``exp`` (``Inf`` on overflow; Python raises)."""
+    try:
+        return math.exp(v)
+    except OverflowError:
+        return math.inf
+
+
+def _c_log(v: float) -> float:
+    """C's ``log`` (``-Inf`` at 0, ``NaN`` below; Python raises)."""
+    if v > 0.0:
+        return math.log(v)
+    return -math.inf if v == 0.0 else math.nan
+
+
+def _cauchy_objective(values: list[float]):
+    """``function(p) -sum(stats::dcauchy(x, p[1], exp(p[2]), log = TRUE))`` with nmath's ``dcauchy``."""
+    pi = math.pi
+
+    def objective(p):
+        location, scale = float(p[0]), _c_exp(float(p[1]))
+        if not scale > 0.0:  # dcauchy: NaN (R warns "NaNs produced")
+            return math.nan
+        terms = []
+        for xi in values:
+            y = (xi - location) / scale
+            terms.append(-_c_log(pi * scale * (1.0 + y * y)))
+        return -r_sum(terms)
+
+    return objective
+
+
+def _logis_objective(values: list[float]):
+    """``function(p) -sum(stats::dlogis(x, p[1], exp(p[2]), log = TRUE))`` with nmath's ``dlogis``."""
+
+    def objective(p):
+        location, scale = float(p[0]), _c_exp(float(p[1]))
+        if not scale > 0.0:
+            return math.nan
+        terms = []
+        for xi in values:
+            z = abs((xi - location) / scale)
+            e = math.exp(-z)
+            f = 1.0 + e
+            terms.append(-(z + _c_log(scale * f * f)))
+        return -r_sum(terms)
+
+    return objective
+
+
+def _nlm_location_scale(family: str, x: np.ndarray) -> Fit:
+    """``mlcauchy``/``mllogis`` of univariateML 1.1.1: ``nlm`` from the median and the MAD.
+
+    univariateML 1.1.1 starts Cauchy's log scale at the MAD itself (not its
+    log, as logistic's), and fails for logistic when the MAD is 0 (``nlm``
+    rejects the start ``log(0)``); both as R does.
+    """
+    m = _r_median(x)
+    mad = _r_median(np.abs(x - m))
+    if family == "cauchy":
+        start, objective = [m, mad], _cauchy_objective(x.tolist())
+    else:
+        start, objective = [m, _c_log(mad)], _logis_objective(x.tolist())
+    with warnings.catch_warnings():  # univariateML wraps nlm in suppressWarnings()
+        warnings.simplefilter("ignore", NlmWarning)
+        values = nlm(objective, start)
+    location, log_scale = values.estimate.tolist()
+    return _fit(family, (location, _c_exp(log_scale)), -values.minimum, True)
+
+
 def _optimised(family, x):
     m, s = _r_mean(x), math.sqrt(_r_var(x))
-    if family in ("cauchy", "logis"):
-        med = float(np.median(x))
-        mad = float(np.median(np.abs(x - med)))
-        start = [med, math.log(mad if mad > 0 else s)]
-        to_r = (lambda t: (t[0], math.exp(t[1])))
-    else:
-        extra = {"ged": [math.log(2.0)], "std": [math.log(2.0)], "snorm": [0.0],
-                 "sged": [math.log(2.0), 0.0], "sstd": [math.log(2.0), 0.0]}[family]
-        start = [m, math.log(s), *extra]
+    extra = {"ged": [math.log(2.0)], "std": [math.log(2.0)], "snorm": [0.0],
+             "sged": [math.log(2.0), 0.0], "sstd": [math.log(2.0), 0.0]}[family]
+    start = [m, math.log(s), *extra]
 
-        def to_r(t, family=family):
-            t = np.array(t, dtype=float)
-            if family in ("std", "sstd"):
-                t[2] = min(t[2], _LOG_NU_CAP)
-            base = [t[0], math.exp(t[1])]
-            if family in ("ged", "sged"):
-                base.append(math.exp(t[2]))
-            elif family in ("std", "sstd"):
-                base.append(2 + math.exp(t[2]))
-            if family == "snorm":
-                base.append(math.exp(t[2]))
-            elif family in ("sged", "sstd"):
-                base.append(math.exp(t[3]))
-            return tuple(base)
+    def to_r(t, family=family):
+        t = np.array(t, dtype=float)
+        if family in ("std", "sstd"):
+            t[2] = min(t[2], _LOG_NU_CAP)
+        base = [t[0], math.exp(t[1])]
+        if family in ("ged", "sged"):
+            base.append(math.exp(t[2]))
+        elif family in ("std", "sstd"):
+            base.append(2 + math.exp(t[2]))
+        if family == "snorm":
+            base.append(math.exp(t[2]))
+        elif family in ("sged", "sstd"):
+            base.append(math.exp(t[3]))
+        return tuple(base)
     f = _negloglik(family, x)
     starts = [np.array(start)]
     if family in ("ged", "sged"):  # the GED shape's likelihood is flat and can have several modes below 1
@@ -296,6 +376,8 @@ def fit_family(x, family: str) -> Fit:
         return _unif(x)
     if family == "gumbel":
         return _gumbel(x)
+    if family in ("cauchy", "logis"):
+        return _nlm_location_scale(family, x)
     return _optimised(family, x)
 
 
