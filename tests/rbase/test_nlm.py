@@ -168,3 +168,32 @@ def test_start_and_caller_data_are_not_changed_and_values_are_cached():
     np.testing.assert_array_equal(result.estimate, _hex(want["estimate"]))
     # R's table of the last five points: no point is evaluated twice in a row
     assert all(a != b for a, b in zip(seen, seen[1:]))
+
+
+@pytest.mark.r
+def test_fgarch_sstdfit_with_rs_own_objective_equals_r_to_the_bit(R):
+    """fGarch::sstdFit (univariateML's mlsstd): nlm from c(mean(x), sqrt(var(x)), 4, 1) on
+    -sum(log(dsstd(x, ...))), NaN where sd, nu or xi leave their range.  With R evaluating that objective,
+    pyale's nlm (started from r_mean/r_var) stops where R's does, NaN steps included."""
+    from pyale._rbase.summaries import r_mean, r_var
+
+    R.require("fGarch")
+    R("suppressPackageStartupMessages(library(fGarch))")
+    rng = np.random.default_rng(3)
+    nonfinite_seen = 0
+    for k in range(4):
+        n = int(rng.integers(30, 300))
+        x = [rng.standard_t(4, size=n), rng.normal(size=n) * 2, rng.gamma(2, size=n) - 2,
+             rng.standard_cauchy(size=n)][k]
+        R.ro.globalenv["x_sstd"] = R.ro.FloatVector(x)
+        objective_in_r = R("function(p) suppressWarnings(-sum(log(dsstd(x_sstd, p[1], p[2], p[3], p[4]))))")
+        want = R.floats("local({ res <- suppressWarnings(sstdFit(x_sstd)); "
+                        "c(res$minimum, res$estimate, res$gradient, res$code, res$iterations) })")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", NlmWarning)
+            res = nlm(lambda p: float(objective_in_r(R.ro.FloatVector(p))[0]),
+                      [r_mean(x), math.sqrt(r_var(x)), 4.0, 1.0])
+        nonfinite_seen += sum(issubclass(w.category, NlmWarning) for w in caught)
+        got = np.concatenate([[res.minimum], res.estimate, res.gradient, [res.code, res.iterations]])
+        np.testing.assert_array_equal(got, want)
+    assert nonfinite_seen > 0  # some steps left the parameter range (NaN -> DBL_MAX), as in R
