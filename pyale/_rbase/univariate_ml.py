@@ -83,8 +83,9 @@ class Fit:
     loglik : float
         The maximised log likelihood.
     exact : bool
-        Whether the parameters are R's to rounding (closed forms and R's own
-        iteration), not an optimiser's result.
+        Whether the parameters are R's to rounding (closed forms, R's own
+        iteration, and Cauchy's and logistic's ``nlm``, ported to the bit),
+        not the result of an optimiser that differs from R's.
     """
 
     family: str
