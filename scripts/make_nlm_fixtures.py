@@ -28,6 +28,16 @@ import nlm_cases  # noqa: E402
 OUT = ROOT / "reference" / "nlm" / "nlm.json"
 
 
+def _stored(args: dict) -> dict:
+    """nlm's arguments as written to JSON: floats as hex (NaN included), integers as they are."""
+    def one(v):
+        if isinstance(v, list):
+            return [one(e) for e in v]
+        return float(v).hex() if isinstance(v, float) else v
+
+    return {k: one(v) for k, v in args.items()}
+
+
 def r_script(result: Path) -> str:
     lines = [f"out <- file({str(result)!r}, 'w')",
              "put <- function(k, v) writeLines(paste(c(k, if (is.double(v)) sprintf('%a', v) else v), "
@@ -59,14 +69,14 @@ def main() -> None:
     cases = []
     for name, objective, start, args in nlm_cases.CASES:
         if f"{name}.error" in r:
-            cases.append({"name": name, "objective": objective, "start": [float(v).hex() for v in start], "args": args,
-                           "error": r[f"{name}.error"][0]})
+            cases.append({"name": name, "objective": objective, "start": [float(v).hex() for v in start],
+                          "args": _stored(args), "error": r[f"{name}.error"][0]})
             continue
         values = r[f"{name}.values"]
         n = len(start)
         code, iterations, warned = (int(v) for v in r[f"{name}.counts"])
         cases.append({"name": name, "objective": objective, "start": [float(v).hex() for v in start],
-                      "args": args, "minimum": values[0], "estimate": values[1:1 + n],
+                      "args": _stored(args), "minimum": values[0], "estimate": values[1:1 + n],
                       "gradient": values[1 + n:1 + 2 * n], "code": code, "iterations": iterations,
                       "r_warnings": warned})
     fixture = {

@@ -175,6 +175,8 @@ CASES = [  # (name, objective, start, nlm arguments)
     ("nan_region", "nan_region", [5.0, 1.0], {}),
     ("options", "rosenbrock", [-1.2, 1.0], {"typsize": [2.0, 0.5], "fscale": 10.0, "ndigit": 8, "stepmax": 0.5}),
     ("options_negative", "quadform", [1.0, 1.0, 1.0], {"typsize": [-3.0, 0.0, 1e-3], "fscale": -2.0}),
+    ("stepmax_nan", "quadform", [0.0, 1.0, 0.0], {"typsize": [0.0, 1.0, 1.0]}),  # R's stepmax: 0/0 -> NaN
+    ("gradtol_nan", "rosenbrock", [-1.2, 1.0], {"gradtol": float("nan")}),
 ]
 
 
@@ -194,10 +196,13 @@ def r_setup(d: dict) -> str:
 
 def r_call(objective: str, start: list, args: dict) -> str:
     """R's ``nlm`` call for a case."""
+    def number(e):
+        return "NaN" if math.isnan(e) else repr(float(e))
+
     def value(v):
         if isinstance(v, list):
-            return "c(" + ", ".join(repr(float(e)) for e in v) + ")"
-        return repr(v) if isinstance(v, int) else repr(float(v))
+            return "c(" + ", ".join(number(e) for e in v) + ")"
+        return repr(v) if isinstance(v, int) else number(v)
 
     extra = "".join(f", {k} = {value(v)}" for k, v in args.items())
     return f"nlm({R_OBJECTIVES[objective]}, {value(start)}{extra})"

@@ -493,10 +493,8 @@ def nlm(f: Callable, p: Sequence[float], *, typsize: Sequence[float] | None = No
     if stepmax is None:  # R: max(1000 * sqrt(sum((p/typsize)^2)), 1000)
         ratios = np.array([_div(a, b) for a, b in zip(x, typ)])
         stepmax = max(1000.0 * _sqrt(r_sum(ratios * ratios)), 1000.0)
+    # a NaN here is R's NaN, not NA: R goes on with it (a NaN stepmax, from p / typsize = 0 / 0, never limits a step)
     fscale, gradtol, stepmax, steptol = (float(v) for v in (fscale, gradtol, stepmax, steptol))
-    for name, value in (("fscale", fscale), ("gradtol", gradtol), ("stepmax", stepmax), ("steptol", steptol)):
-        if math.isnan(value):
-            raise ValueError(f"nlm: invalid NA value in parameter {name!r}.")
     ndigit, iterlim = int(ndigit), int(iterlim)
     # optchk
     sx = []

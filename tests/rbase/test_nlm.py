@@ -127,7 +127,6 @@ ERRORS = [
     (dict(p=[1.0, 2.0], gradtol=-1.0), "invalid gradient tolerance in nlm: gradtol must be >= 0. Got -1.0 instead."),
     (dict(p=[1.0, 2.0], iterlim=0), "invalid iteration limit in nlm: iterlim must be >= 1. Got 0 instead."),
     (dict(p=[1.0, 2.0], ndigit=0), "minimization function has no good digits in nlm: ndigit must not be 0."),
-    (dict(p=[1.0, 2.0], fscale=math.nan), "nlm: invalid NA value in parameter 'fscale'."),
 ]
 
 
