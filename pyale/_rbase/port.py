@@ -73,6 +73,20 @@ def _dmax1(a: float, b: float) -> float:
 # ---------------------------------------------------------------------------------------
 # Reference BLAS used by port.c's C replacements (dd7tpr -> ddot, dv2nrm -> dnrm2)
 
+def _sqrt(z: float) -> float:
+    """Fortran's ``DSQRT``: NaN (not an exception) for a negative argument."""
+    return type(z)(math.sqrt(z)) if z >= 0.0 else type(z)(math.nan)
+
+
+def _pow(a: float, b: float) -> float:
+    """gfortran's ``a**b`` for reals (C's ``pow``), with IEEE results where Python raises."""
+    try:
+        return a ** b
+    except (OverflowError, ZeroDivisionError):
+        with np.errstate(all="ignore"):
+            return float(np.power(np.float64(a), np.float64(b)))
+
+
 def dd7tpr(p: int, x: list, xo: int, y: list, yo: int) -> float:
     """Inner product (``DD7TPR`` = reference BLAS ``ddot``, unit strides, unrolled by 5)."""
     dtemp = 0.0
@@ -123,8 +137,8 @@ def dv2nrm(p: int, x: list, xo: int) -> float:
         sumsq = abig
     elif asml > 0.0:
         if amed > 0.0 or amed > _MAXN or amed != amed:
-            amed = math.sqrt(amed)
-            asml = math.sqrt(asml) / _SSML
+            amed = _sqrt(amed)
+            asml = _sqrt(asml) / _SSML
             if asml > amed:
                 ymin, ymax = amed, asml
             else:
@@ -138,7 +152,7 @@ def dv2nrm(p: int, x: list, xo: int) -> float:
     else:
         scl = 1.0
         sumsq = amed
-    return scl * math.sqrt(sumsq)
+    return scl * _sqrt(sumsq)
 
 
 # ---------------------------------------------------------------------------------------
@@ -313,7 +327,7 @@ def dh2rfg(a: float, b: float) -> tuple[float, float, float, float]:
     t = abs(a) + abs(b)
     a1 = a / t
     b1 = b / t
-    c = math.sqrt(a1 * a1 + b1 * b1)
+    c = _sqrt(a1 * a1 + b1 * b1)
     if a1 > 0.0:
         c = -c
     a1 = a1 - c
@@ -388,7 +402,7 @@ def dl7upd(beta: list, bo: int, gamma: list, go: int, l: list, lo: int, lam: lis
             a = nu * z[zo + j] - eta * wj
             theta = 1.0 + a * wj
             s = a * lam[lmo + j]
-            lj = math.sqrt(theta * theta + a * s)
+            lj = _sqrt(theta * theta + a * s)
             if theta > 0.0:
                 lj = -lj
             lam[lmo + j] = lj
@@ -431,11 +445,11 @@ def dw7zbf(l: list, lo: int, n: int, s: list, so: int, w: list, wo: int, y: list
     shs = dd7tpr(n, w, wo, w, wo)
     ys = dd7tpr(n, y, yo, s, so)
     if ys >= eps * shs:
-        cy = 1.0 / (math.sqrt(ys) * math.sqrt(shs))
+        cy = 1.0 / (_sqrt(ys) * _sqrt(shs))
         cs = 1.0 / shs
     else:
         theta = (1.0 - eps) * shs / (shs - ys)
-        epsrt = math.sqrt(eps)
+        epsrt = _sqrt(eps)
         cy = theta / (shs * epsrt)
         cs = (1.0 + (theta - 1.0) / epsrt) / shs
     dl7ivm(n, z, zo, l, lo, y, yo)
@@ -501,7 +515,7 @@ def dd7dog(dig: list, dgo: int, lv: int, n: int, nwtstp: list, nwo: int, step: l
     t2 = v[_RADIUS] * (v[_RADIUS] / gnorm) - gnorm * (cfact * cfact)
     t = relax * nwtnrm
     femnsq = (t / gnorm) * t - ctrnwt - t1
-    t = t2 / (t1 + math.sqrt(t1 * t1 + femnsq * t2))
+    t = t2 / (t1 + _sqrt(t1 * t1 + femnsq * t2))
     t1 = (t - 1.0) * cfact
     v[_GRDFAC] = t1
     t2 = -t * relax
@@ -980,10 +994,10 @@ def _step_size(afx: float, machep: float, h0: float, axi: float, axibar: float, 
     aai = abs(alphai)
     # compute forward difference first, then decide whether to use central differences
     if not gi * gi <= afxeta * aai:
-        h = 2.0 * math.sqrt(afxeta / aai)
+        h = 2.0 * _sqrt(afxeta / aai)
         h = h * (1.0 - aai * h / (3.0 * aai * h + 4.0 * agi))
     else:
-        h = 2.0 * (afxeta * agi) ** _THIRD * aai ** (-_TWO_THIRDS)
+        h = 2.0 * _pow(afxeta * agi, _THIRD) * _pow(aai, -_TWO_THIRDS)
         h = h * (1.0 - 2.0 * agi / (3.0 * aai * h + 4.0 * agi))
     h = _dmax1(h, hmin * axibar)
     if aai * h <= 0.002 * agi:
@@ -995,10 +1009,10 @@ def _step_size(afx: float, machep: float, h0: float, axi: float, axibar: float, 
         return h, 0
     # compute central difference
     discon = 2000.0 * afxeta
-    h = discon / (agi + math.sqrt(gi * gi + aai * discon))
+    h = discon / (agi + _sqrt(gi * gi + aai * discon))
     h = _dmax1(h, hmin * axibar)
     if h >= 0.02 * axibar:
-        h = axibar * h0 ** _TWO_THIRDS
+        h = axibar * _pow(h0, _TWO_THIRDS)
     return h, 1
 
 
@@ -1012,7 +1026,7 @@ def ds3grd(alpha: list, ao: int, b: list, d: list, eta0: float, fx: float, g: li
         label = 210
     else:
         w[wo + 1] = dr7mdc(3)
-        w[wo + 2] = math.sqrt(w[wo + 1])
+        w[wo + 2] = _sqrt(w[wo + 1])
         w[wo + FX0] = fx
         label = 20
     h = xih = xi = 0.0
@@ -1125,7 +1139,7 @@ def ds7grd(alpha: list, ao: int, d: list, eta0: float, fx: float, g: list, go: i
         label = 210
     else:
         w[wo + 1] = dr7mdc(3)
-        w[wo + 2] = math.sqrt(w[wo + 1])
+        w[wo + 2] = _sqrt(w[wo + 1])
         w[wo + FX0] = fx
         label = 110
     h = 0.0
@@ -1176,7 +1190,7 @@ def dv7dfl(alg: int, lv: int, v: list, vo: int) -> None:
     sqteps = dr7mdc(4)
     v[vo + 41] = 0.6
     v[vo + 39] = 1e-6
-    mepcrt = machep ** _THIRD
+    mepcrt = _pow(machep, _THIRD)
     v[vo + 40] = 1.0
     v[vo + 19] = 0.1
     v[vo + 23] = 2.0
@@ -2294,6 +2308,27 @@ class NlminbResult:
                 f"iterations={self.iterations}, evaluations={self.evaluations}, message={self.message!r})")
 
 
+def _iterate(iv: list, v: list, x: list, d: list, b: list | None, n: int, liv: int, lv: int,
+             evaluate: Callable[[list], float], out, *, ieee: bool) -> tuple[list, list, list]:
+    """``port_nlminb``'s loop (``port.c``): call PORT, evaluate where it asks, until ``iv[1] >= 3``."""
+    iv, v, x, d = list(iv), list(v), list(x), list(d)
+    if ieee:
+        v, x, d = ([np.float64(z) for z in arr] for arr in (v, x, d))
+        b = None if b is None else [np.float64(z) for z in b]
+    with np.errstate(all="ignore"):
+        fx = _INF
+        while True:
+            if b is not None:
+                drmnfb(b, d, fx, iv, liv, lv, n, v, x, out)
+            else:
+                drmnf(d, fx, iv, liv, lv, n, v, x, out)
+            if iv[1] >= 3:
+                return iv, v, x
+            fx = evaluate(x)
+            if ieee:
+                fx = np.float64(fx)
+
+
 def _as_vector(value, n: int, name: str) -> list:
     arr = np.asarray(value, dtype=float).ravel()
     if arr.shape[0] == 0:
@@ -2352,8 +2387,8 @@ def nlminb(start, objective: Callable[[np.ndarray], float], *, lower=-_INF, uppe
     --------
     >>> from pyale._rbase.port import nlminb
     >>> fit = nlminb([1.0, 1.0], lambda p: (p[0] - 3.0) ** 2 + (p[1] + 1.0) ** 2, lower=[0.0, 0.0])
-    >>> fit.par.tolist(), fit.convergence
-    ([3.0, 0.0], 0)
+    >>> [round(z, 5) for z in fit.par.tolist()], fit.message, fit.evaluations
+    ([3.0, 0.0], 'relative convergence (4)', {'function': 6, 'gradient': 8})
     """
     par = np.asarray(start, dtype=float).ravel()
     n = par.shape[0]
@@ -2376,6 +2411,7 @@ def nlminb(start, objective: Callable[[np.ndarray], float], *, lower=-_INF, uppe
                 v[pos] = float(value)
     lower_v = _as_vector(lower, n, "lower")
     upper_v = _as_vector(upper, n, "upper")
+    iv0, v0, x0 = list(iv), list(v), [0.0] + [float(z) for z in par]
     bounded = any(z != -_INF for z in lower_v) or any(z != _INF for z in upper_v)
     b = None
     if bounded:
@@ -2385,19 +2421,32 @@ def nlminb(start, objective: Callable[[np.ndarray], float], *, lower=-_INF, uppe
             b[2 * i + 2] = upper_v[i]
     d = [0.0] + _as_vector(scale, n, "scale")
     x = [0.0] + [float(z) for z in par]
-    out = trace_out if iv[19] else None
-    fx = _INF
-    while True:
-        if b is not None:
-            drmnfb(b, d, fx, iv, liv, lv, n, v, x, out)
-        else:
-            drmnf(d, fx, iv, liv, lv, n, v, x, out)
-        if iv[1] >= 3:
-            break
-        fx = float(objective(np.array(x[1:], dtype=float)))
-        if math.isnan(fx):
-            warnings.warn("NA/NaN function evaluation", RuntimeWarning, stacklevel=2)
-            fx = _INF
+    trace_lines: list[str] = []
+    out = trace_lines.append if iv[19] and trace_out is not None else None
+    cache: dict = {}  # objective values by point, reused only when the run is repeated
+    replay = [False]
+
+    def evaluate(point: list) -> float:
+        key = tuple(point[1:])
+        if replay[0] and key in cache:
+            return cache[key]
+        value = float(objective(np.array(point[1:], dtype=float)))
+        if math.isnan(value):
+            warnings.warn("NA/NaN function evaluation", RuntimeWarning, stacklevel=3)
+            value = _INF
+        cache[key] = value
+        return value
+
+    try:
+        iv, v, x = _iterate(iv, v, x, d, b, n, liv, lv, evaluate, out, ieee=False)
+    except (ZeroDivisionError, OverflowError):
+        # Python raises where IEEE arithmetic (and so the Fortran) gives Inf or NaN: start
+        # again with NumPy scalars, which follow IEEE; the objective values are cached.
+        trace_lines.clear()
+        replay[0] = True
+        iv, v, x = _iterate(iv0, v0, x0, d, b, n, liv, lv, evaluate, out, ieee=True)
+    for line in trace_lines:
+        trace_out(line)
     code = iv[1]
     if 19 <= code <= 43:
         names = [name for name, pos in _CONTROL_POSITIONS.items() if pos == code]
@@ -2407,6 +2456,6 @@ def nlminb(start, objective: Callable[[np.ndarray], float], *, lower=-_INF, uppe
             message = "V[IV[1]] = V[%d] = %s is out of range (see PORT docu.)" % (code, _r_g(v[code]))
     else:
         message = port_message(code)
-    return NlminbResult(par=np.array(x[1:], dtype=float), objective=v[10],
+    return NlminbResult(par=np.array(x[1:], dtype=float), objective=float(v[10]),
                         convergence=0 if 3 <= code <= 6 else 1, iterations=iv[31],
                         evaluations={"function": iv[6], "gradient": iv[30]}, message=message, code=code)
