@@ -283,3 +283,43 @@ def test_bad_arguments_are_named(kwargs, error, message):
 def test_port_messages_are_r_port_msg():
     assert port.port_message(4) == "relative convergence (4)"
     assert port.port_message(82) == "See PORT documentation.  Code (82)"
+
+
+@pytest.mark.r
+@pytest.mark.parametrize(("fit", "density", "start_shape", "lower_shape"), [
+    ("snormFit", "dsnorm", [1.0], [0.0]),
+    ("gedFit", "dged", [2.0], [0.0]),
+    ("stdFit", "dstd", [4.0], [2.0]),
+    ("sgedFit", "dsged", [2.0, 1.0], [0.0, 0.0]),
+])
+def test_fgarch_fits_equal_r_when_the_objective_returns_r_s_values(R, fit, density, start_shape, lower_shape):
+    # fGarch's exported *Fit functions call nlminb(start = c(mean(x), sqrt(var(x)), ...),
+    # loglik, lower = c(-Inf, 0, ...)); here R evaluates only the objective, pyale's nlminb
+    # drives it, and the answer must be fGarch's to the bit.
+    R.require("fGarch")
+    from rpy2.robjects import FloatVector
+
+    from pyale._rbase.summaries import r_mean, r_var
+
+    rng = np.random.default_rng(20261128)
+    x = np.concatenate([rng.normal(0.3, 1.1, 150), rng.standard_t(5, 60) * 0.8 + 0.6])
+    R.ro.globalenv["pyale_x"] = FloatVector(x.tolist())
+    expected = R(f"local({{f <- fGarch::{fit}(pyale_x); c(f$par, f$objective, f$convergence, f$iterations, "
+                 "f$evaluations)})")
+    expected_message = str(R(f"fGarch::{fit}(pyale_x)$message")[0])
+    objective_in_r = R.ro.r(f"function(p) -sum(log(fGarch::{density}(pyale_x, "
+                            + ", ".join(f"p[{i}]" for i in range(1, 3 + len(start_shape))) + ")))")
+
+    def objective(p):
+        return float(objective_in_r(FloatVector(p.tolist()))[0])
+
+    start = [r_mean(x), math.sqrt(r_var(x)), *start_shape]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        got = nlminb(start, objective, lower=[-math.inf, 0.0, *lower_shape], upper=math.inf)
+    k = len(start)
+    assert [z.hex() for z in got.par.tolist()] == [float(z).hex() for z in expected[:k]]
+    assert float(got.objective).hex() == float(expected[k]).hex()
+    assert [got.convergence, got.iterations, got.evaluations["function"], got.evaluations["gradient"]] == [
+        int(z) for z in expected[k + 1:]]
+    assert got.message == expected_message
