@@ -27,6 +27,25 @@ BLAS for ``dd7tpr`` and ``dv2nrm``) are the reference BLAS's (LAPACK 3.10+,
 ``dnrm2.f90``), which is what R 4.2.2 uses here (``sessionInfo()``:
 ``libblas.so.3.11.0``); an R linked to OpenBLAS or MKL may differ in the
 last bits.
+
+Where the compiled Fortran, not the source, decides
+---------------------------------------------------
+- ``drmngb`` calls ``dl7tvm`` with its input and output in the same storage.
+  The source reads ``Y(I)`` before setting ``X(I) = 0``; gfortran, allowed to
+  assume that dummy arguments do not overlap, stores first (R 4.2.2's
+  ``stats.so``), so R computes zeros there.  ``dl7tvm`` below follows the
+  compiled order.
+- When every parameter is held at a bound at the start of an iteration,
+  ``dd7dgb`` stores a local it never set into ``V(NREDUC)``: R then reads a
+  leftover stack value, and its convergence message (3 or 5) can change from
+  one run to the next (``par``, ``objective`` and the counts do not).  Here
+  the value is 0, which is what R printed in the runs we made.
+- R evaluates the objective once more after PORT has stopped (``port.c``'s
+  ``do ... while`` loop); the answer does not depend on it, so it is not made.
+
+The translation was checked against R's compiled ``drmnfb_``/``drmnf_`` called
+side by side through ``ctypes``: every ``iv``, ``v`` and ``x`` entry equal after
+every call on over a thousand random problems (``tests/rbase/test_port.py``).
 """
 
 from __future__ import annotations
@@ -2375,7 +2394,11 @@ def nlminb(start, objective: Callable[[np.ndarray], float], *, lower=-_INF, uppe
     R evaluates the objective once more after PORT has stopped (its ``do ... while``
     loop); the result does not depend on that call, so it is not made here.  The
     arithmetic is R 4.2.2's with the reference BLAS (``ddot``, ``dnrm2``); see the module
-    docstring.
+    docstring for the two places where R's compiled code, not its source, decides.
+    Where Python would raise (a division by zero, an overflow in ``**``) and IEEE
+    arithmetic gives Inf or NaN, the fit is repeated with NumPy scalars, which follow
+    IEEE; objective values are then reused, not recomputed.  Unknown ``control`` names
+    raise ``ValueError`` (R warns and ignores them).
 
     References
     ----------
