@@ -2348,6 +2348,14 @@ def _iterate(iv: list, v: list, x: list, d: list, b: list | None, n: int, liv: i
                 fx = np.float64(fx)
 
 
+def _as_real(value) -> float:
+    """R's ``asReal``: the first element as a double, NaN for an empty value."""
+    if isinstance(value, float):
+        return value
+    arr = np.asarray(value, dtype=float).ravel()
+    return float(arr[0]) if arr.shape[0] else math.nan
+
+
 def _as_vector(value, n: int, name: str) -> list:
     arr = np.asarray(value, dtype=float).ravel()
     if arr.shape[0] == 0:
@@ -2434,6 +2442,9 @@ def nlminb(start, objective: Callable[[np.ndarray], float], *, lower=-_INF, uppe
                 v[pos] = float(value)
     lower_v = _as_vector(lower, n, "lower")
     upper_v = _as_vector(upper, n, "upper")
+    for name, values in (("lower", lower_v), ("upper", upper_v)):
+        if any(z != z for z in values):  # R: "missing value where TRUE/FALSE needed"
+            raise ValueError(f"The {name!r} parameter of nlminb must not contain NaN. Got {values!r} instead.")
     iv0, v0, x0 = list(iv), list(v), [0.0] + [float(z) for z in par]
     bounded = any(z != -_INF for z in lower_v) or any(z != _INF for z in upper_v)
     b = None
@@ -2453,7 +2464,7 @@ def nlminb(start, objective: Callable[[np.ndarray], float], *, lower=-_INF, uppe
         key = tuple(point[1:])
         if replay[0] and key in cache:
             return cache[key]
-        value = float(objective(np.array(point[1:], dtype=float)))
+        value = _as_real(objective(np.array(point[1:], dtype=float)))
         if math.isnan(value):
             warnings.warn("NA/NaN function evaluation", RuntimeWarning, stacklevel=3)
             value = _INF

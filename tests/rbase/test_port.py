@@ -273,6 +273,8 @@ def test_trace_lines_have_r_format():
     ({"start": [1.0], "control": {"iter.maxx": 3}}, ValueError,
      "The 'control' parameter of nlminb has an unknown element 'iter.maxx'"),
     ({"start": [1.0], "lower": []}, ValueError, "The 'lower' parameter of nlminb must have at least one value."),
+    ({"start": [1.0, 2.0], "upper": [1.0, float("nan")]}, ValueError,
+     "The 'upper' parameter of nlminb must not contain NaN. Got [1.0, nan] instead."),
 ])
 def test_bad_arguments_are_named(kwargs, error, message):
     start = kwargs.pop("start")
@@ -323,3 +325,13 @@ def test_fgarch_fits_equal_r_when_the_objective_returns_r_s_values(R, fit, densi
     assert [got.convergence, got.iterations, got.evaluations["function"], got.evaluations["gradient"]] == [
         int(z) for z in expected[k + 1:]]
     assert got.message == expected_message
+
+
+def test_objective_values_are_read_as_r_reads_them():
+    # asReal: the first element of a vector; an empty one is NA, which counts as +Inf
+    first = nlminb([1.0], lambda p: np.array([(p[0] - 2.0) ** 2, 99.0]))
+    plain = nlminb([1.0], lambda p: (p[0] - 2.0) ** 2)
+    assert first.par.tolist() == plain.par.tolist() and first.evaluations == plain.evaluations
+    with pytest.warns(RuntimeWarning, match="NA/NaN function evaluation"):
+        empty = nlminb([1.0], lambda p: np.array([]) if p[0] > 1.5 else (p[0] - 2.0) ** 2)
+    assert empty.par[0] <= 1.5
