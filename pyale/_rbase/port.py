@@ -2277,6 +2277,14 @@ _PORT_MESSAGES = {3: "X-convergence (3)", 4: "relative convergence (4)",
                   300: "initial par violates constraints"}
 
 
+def _pmatch(name: str) -> str | None:
+    """R's ``pmatch`` of one control name: exact, else the only name it begins."""
+    if name in _CONTROL_POSITIONS:
+        return name
+    partial = [known for known in _CONTROL_POSITIONS if known.startswith(name)] if name else []
+    return partial[0] if len(partial) == 1 else None
+
+
 def port_message(code: int) -> str:
     """R's ``port_msg(iv[1])`` (``nlminb.R``): the message for a PORT return code."""
     return _PORT_MESSAGES.get(code, "See PORT documentation.  Code (%d)" % code)
@@ -2386,7 +2394,7 @@ def nlminb(start, objective: Callable[[np.ndarray], float], *, lower=-_INF, uppe
     control : mapping, optional
         R's control names: ``eval.max``, ``iter.max``, ``trace``, ``abs.tol``, ``rel.tol``,
         ``x.tol``, ``xf.tol``, ``step.min``, ``step.max``, ``sing.tol``, ``scale.init``,
-        ``diff.g`` (exact names; R also accepts unambiguous abbreviations).
+        ``diff.g``, or an abbreviation that names one of them only (R's ``pmatch``).
     trace_out : callable, optional
         Where the lines of ``control={"trace": k}`` go (default ``print``); they have R's
         format (``port.c``'s ``ditsum``).
@@ -2431,9 +2439,10 @@ def nlminb(start, objective: Callable[[np.ndarray], float], *, lower=-_INF, uppe
     v = [0.0] * (lv + 1)
     divset(2, iv, liv, lv, v)
     if control:
-        for name, value in control.items():
-            if name not in _CONTROL_POSITIONS:
-                raise ValueError(f"The 'control' parameter of nlminb has an unknown element {name!r}; "
+        for given, value in control.items():
+            name = _pmatch(str(given))
+            if name is None:
+                raise ValueError(f"The 'control' parameter of nlminb has an unknown element {given!r}; "
                                  f"known: {sorted(_CONTROL_POSITIONS)}.")
             pos = _CONTROL_POSITIONS[name]
             if name in _IV_CONTROLS:

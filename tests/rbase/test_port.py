@@ -272,6 +272,8 @@ def test_trace_lines_have_r_format():
     ({"start": []}, ValueError, "The 'start' parameter of nlminb must have at least one value. Got [] instead."),
     ({"start": [1.0], "control": {"iter.maxx": 3}}, ValueError,
      "The 'control' parameter of nlminb has an unknown element 'iter.maxx'"),
+    ({"start": [1.0], "control": {"x": 0.1}}, ValueError,
+     "The 'control' parameter of nlminb has an unknown element 'x'"),
     ({"start": [1.0], "lower": []}, ValueError, "The 'lower' parameter of nlminb must have at least one value."),
     ({"start": [1.0, 2.0], "upper": [1.0, float("nan")]}, ValueError,
      "The 'upper' parameter of nlminb must not contain NaN. Got [1.0, nan] instead."),
@@ -335,3 +337,13 @@ def test_objective_values_are_read_as_r_reads_them():
     with pytest.warns(RuntimeWarning, match="NA/NaN function evaluation"):
         empty = nlminb([1.0], lambda p: np.array([]) if p[0] > 1.5 else (p[0] - 2.0) ** 2)
     assert empty.par[0] <= 1.5
+
+
+def test_control_names_match_as_r_pmatch_does():
+    def f(p):
+        return (p[0] - 2.0) ** 2 + (p[1] * p[1] - 1.0) ** 2
+
+    full = nlminb([0.5, 0.3], f, control={"iter.max": 3, "rel.tol": 1e-4})
+    short = nlminb([0.5, 0.3], f, control={"iter": 3, "rel": 1e-4})
+    assert full.iterations == short.iterations == 3
+    assert full.par.tolist() == short.par.tolist()
