@@ -30,6 +30,7 @@ fixtures.py                            regional/                   run with $PYA
 scripts/make_credit_data.py            pyale/data/credit.csv       none (NumPy, seeded)
 scripts/make_ale_dev_fixtures.py       reference/ale_dev/          ale's development version in
                                                                    ~/Rlib-ale-dev (ALE_DEV_COMMIT)
+scripts/make_port_fixtures.py          reference/port/             base R only (stats::nlminb)
 =====================================  ==========================  ===========================
 
 The effector generator runs with the Python named by ``PYALE_EFFECTOR_PYTHON``
@@ -69,6 +70,7 @@ GENERATORS = [
     ("make_effector_regional_fixtures.py", []),  # Python's effector (find_regions), with $PYALE_EFFECTOR_PYTHON
     ("make_credit_data.py", []),  # synthetic data of the validation guide's example (no R)
     ("make_ale_dev_fixtures.py", []),  # ale's development version (tripartio/ale) from its own R library
+    ("make_port_fixtures.py", []),  # base R's nlminb (PORT), inputs from tests/port_cases.py
 ]
 #: Generators that need no R, and the environment variable naming the Python that runs them.
 PYTHONS = {"make_effector_fixtures.py": "PYALE_EFFECTOR_PYTHON",
