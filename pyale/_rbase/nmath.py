@@ -29,6 +29,7 @@ used.  Warnings R prints (``ML_WARNING``) are not reproduced; values are.
 
 from __future__ import annotations
 
+import functools
 import math
 from itertools import repeat
 
@@ -421,48 +422,70 @@ def beta(a: float, b: float) -> float:
 # --- bd0.c -----------------------------------------------------------------------------------
 
 
+def _bd0_scalar(x: float, np_: float) -> float:
+    if not (math.isfinite(x) and math.isfinite(np_)) or np_ == 0.0:
+        return _NAN
+    if abs(x - np_) < 0.1 * (x + np_):
+        v = (x - np_) / (x + np_)
+        s = (x - np_) * v
+        if abs(s) < DBL_MIN:
+            return s
+        ej = 2 * x * v
+        v *= v
+        for j in range(1, 1000):
+            ej *= v
+            s_ = s
+            s += ej / ((j << 1) + 1)
+            if s == s_:
+                return s
+    return x * r_log(x / np_) + np_ - x
+
+
 def bd0(x: float, np_) -> float | np.ndarray:
     """``bd0(x, np)``: ``x log(x/np) + np - x``, by its Taylor series when ``x`` is near ``np``.
 
-    ``np_`` may be an array (one scalar ``x``, as ``dt`` calls it); the series
-    runs element by element with R's stopping rule, vectorised.
+    ``np_`` may be an array (one scalar ``x``, as ``dt`` calls it).  The
+    series is summed for all elements at once until every element has met R's
+    stopping rule (``s`` unchanged by a term); an element that has met it
+    stays unchanged afterwards, since every later term has the same sign and
+    a smaller size, and rounding is monotone, so each element equals R's.
     """
     x = float(x)
-    scalar = np.ndim(np_) == 0
-    m = np.atleast_1d(np.asarray(np_, dtype=float)).astype(float, copy=True)
+    if np.ndim(np_) == 0:
+        return _bd0_scalar(x, float(np_))
+    m = np.asarray(np_, dtype=float)
     out = np.full(m.shape, np.nan)
     if not math.isfinite(x):
-        return float(out[0]) if scalar else out
+        return out
     with np.errstate(all="ignore"):
         ok = np.isfinite(m) & (m != 0.0)
         taylor = ok & (np.abs(x - m) < 0.1 * (x + m))
         direct = ok & ~taylor
-        idx = np.flatnonzero(taylor)
-        if idx.size:
-            mt = m[idx]
+        if taylor.any():
+            mt = m[taylor]
             v = (x - mt) / (x + mt)
             s = (x - mt) * v
             tiny = np.abs(s) < DBL_MIN
-            out[idx[tiny]] = s[tiny]
-            keep = ~tiny
-            idx, v, s = idx[keep], v[keep], s[keep]
+            s_tiny = s[tiny]
             ej = 2 * x * v
+            ej[tiny] = 0.0  # R returns s at once there: adding zeros keeps it
             v = v * v
+            done = tiny
             for j in range(1, 1000):
-                if not idx.size:
-                    break
                 ej = ej * v
                 s_new = s + ej / ((j << 1) + 1)
                 done = s_new == s
-                out[idx[done]] = s_new[done]
-                keep = ~done
-                idx, v, s, ej = idx[keep], v[keep], s_new[keep], ej[keep]
-            if idx.size:  # no convergence in 1000 terms: R falls through to the direct formula
-                direct[idx] = True
+                s = s_new
+                if done.all():
+                    break
+            s[tiny] = s_tiny
+            out[taylor] = s
+            if not done.all():  # no convergence in 1000 terms: R falls through to the direct formula
+                direct[np.flatnonzero(taylor)[~done]] = True
         if direct.any():
             md = m[direct]
             out[direct] = x * log(x / md) + md - x
-    return float(out[0]) if scalar else out
+    return out
 
 
 # --- densities (vectorised over x) ------------------------------------------------------------
@@ -509,6 +532,12 @@ def dnorm(x, mean: float = 0.0, sd: float = 1.0, give_log: bool = False) -> np.n
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def _dt_constant(n: float) -> float:
+    """``t = -bd0(n/2., (n+1)/2.) + stirlerr((n+1)/2.) - stirlerr(n/2.)`` (a pure function of ``n``, cached)."""
+    return -bd0(n / 2., (n + 1) / 2.) + stirlerr((n + 1) / 2.) - stirlerr(n / 2.)
+
+
 def dt(x, n: float, give_log: bool = False) -> np.ndarray:
     """R's ``dt(x, df, log)`` (``dt.c``, central t, R 4.2.2) for a double vector ``x``."""
     x = np.asarray(x, dtype=float)
@@ -527,7 +556,7 @@ def dt(x, n: float, give_log: bool = False) -> np.ndarray:
         if not math.isfinite(n):
             out[rest] = dnorm(x[rest], 0., 1., give_log)
             return out
-        t = -bd0(n / 2., (n + 1) / 2.) + stirlerr((n + 1) / 2.) - stirlerr(n / 2.)
+        t = _dt_constant(n)
         xr = x[rest]
         x2n = xr * xr / n
         lrg = x2n > 1. / DBL_EPSILON

@@ -197,7 +197,7 @@ def _ged_scale(nu: float) -> float:
     return lam * 2 ** (1 / nu)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=25, deadline=None, database=None)
 @given(xs, means, sds, st.floats(0.3, 20.0, **finite), st.floats(2.2, 100.0, **finite))
 def test_symmetric_densities_agree_with_scipy(x, mean, sd, nu_ged, nu_t):
     assert_allclose(fgarch.dged(x, mean, sd, nu_ged), stats.gennorm.pdf(x, nu_ged, mean, sd * _ged_scale(nu_ged)),
@@ -207,7 +207,7 @@ def test_symmetric_densities_agree_with_scipy(x, mean, sd, nu_ged, nu_t):
                     rtol=1e-12, atol=1e-300)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None, database=None)
 @given(xs, means, sds, st.floats(0.2, 5.0, **finite))
 def test_skew_normal_agrees_with_its_definition(x, mean, sd, xi):
     # Fernandez-Steel skewing of the standard normal, standardised to mean 0 and sd 1
@@ -230,7 +230,7 @@ def test_skewed_densities_have_mass_one_mean_and_sd(density, par):
     assert_allclose(moment[2] - moment[1] ** 2, par[1] ** 2, rtol=1e-6)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None, database=None)
 @given(st.lists(st.floats(-20.0, 20.0, **finite), min_size=2, max_size=40).map(np.array), means,
        st.floats(-2.0, 2.0, **finite))
 def test_cauchy_and_logistic_objectives_agree_with_scipy(y, location, log_scale):
