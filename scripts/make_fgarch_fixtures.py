@@ -81,9 +81,10 @@ def inputs() -> dict:
 
 def points(family: str, start: np.ndarray, rng) -> np.ndarray:
     """Parameter points for one fit: R's start, random points around it and boundary points."""
+    inf, nan = float("inf"), float("nan")
     if family in ("cauchy", "logis"):
         m, s = start
-        rows = [start, (m, -50), (m, 50), (m, 710), (m + 3, s - 2), (m, -745)]
+        rows = [start, (m, -50), (m, 50), (m, 710), (m + 3, s - 2), (m, -745), (inf, s), (m, inf), (m, -inf), (nan, s)]
         rows += [(m + rng.normal(), s + rng.normal()) for _ in range(10)]
         return np.array(rows, dtype=float)
     mean, sd, *shape = start
@@ -101,6 +102,12 @@ def points(family: str, start: np.ndarray, rng) -> np.ndarray:
             edges += [[mean, sd, 2.0] + shape[1:], [mean, sd, 1.5] + shape[1:]]
         if family in ("sged", "sstd"):
             edges += [[mean, sd, shape[0], 0.01], [mean, sd, shape[0], 50.0], [mean, sd, shape[0], -1.0]]
+    width = len(start)
+    for column in range(width):  # non-finite values in each position
+        for value in (inf, -inf, nan):
+            row = list(start)
+            row[column] = value
+            edges.append(row)
     return np.array(rows + edges, dtype=float)
 
 

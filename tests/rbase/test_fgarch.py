@@ -183,6 +183,26 @@ def test_fit_call_equals_live_r(r_fgarch, family):
     assert_bits_equal([objective(p) for p in points], want)
 
 
+@pytest.mark.r
+@pytest.mark.parametrize("family", sorted(FITTERS))
+def test_objective_at_special_values_equals_live_r(r_fgarch, family):
+    """Zeros, subnormals, infinities, NaN and values at the bounds in every position: R's NaN/Inf/number."""
+    import rpy2.robjects as ro
+
+    size = len(ml_objectives.PARAMETER_NAMES[family])
+    rng = np.random.default_rng(11)
+    y = rng.standard_t(3, 50)
+    special_values = [0.0, -0.0, 1e-320, 0.5, 1.0, 2.0, -1.0, np.inf, -np.inf, np.nan, 1e300, 2 + 1e-15]
+    points = np.array([[rng.choice(special_values) if rng.random() < 0.5 else rng.normal() + 1.5
+                        for _ in range(size)] for _ in range(150)])
+    ro.globalenv["y"] = ro.FloatVector(y)
+    ro.globalenv["P"] = ro.r["matrix"](ro.FloatVector(points.ravel()), ncol=size, byrow=True)
+    r_fgarch(f"cap <- .capture({FITTERS[family]}, y)")
+    want = r_fgarch.floats("apply(P, 1, function(p) suppressWarnings(do.call(cap$objective, c(list(p), cap$dots))))")
+    objective = ml_objectives.objective(family, y)
+    assert_bits_equal([objective(p) for p in points], want)
+
+
 # --- an independent computation (SciPy) ------------------------------------------------------------
 
 finite = dict(allow_nan=False, allow_infinity=False)
