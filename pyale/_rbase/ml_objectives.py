@@ -26,6 +26,16 @@ univariateML 1.1.1 (commit 05eb2a8, unchanged at 1.5.0) starts the Cauchy fit
 at ``c(median(x), median(abs(x - median(x))))``: the second entry is the log
 scale, but the start is the MAD itself, not its log (the logistic fit takes
 ``log(mad)``).  R's start is reproduced, quirk included.
+
+Example
+-------
+>>> from pyale._rbase import ml_objectives
+>>> y = [0.3, -1.2, 0.8, 2.1, -0.4]
+>>> ml_objectives.optimiser("snorm"), ml_objectives.start("snorm", y).tolist()
+('nlminb', [0.32, 1.2477980605851253, 1.0])
+>>> f = ml_objectives.objective("snorm", y)  # R: -sum(log(fGarch::dsnorm(y, mean(y), sd(y), 1)))
+>>> f(ml_objectives.start("snorm", y))  # R prints 7.7015948981530169 with digits = 17
+7.701594898153017
 """
 
 from __future__ import annotations
