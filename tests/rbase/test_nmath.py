@@ -164,3 +164,11 @@ def test_densities_agree_with_scipy(x, df):
     assert_allclose(nmath.dnorm(x, 0.5, 2.0), stats.norm.pdf(x, 0.5, 2.0), rtol=1e-13, atol=1e-300)
     assert_allclose(nmath.dcauchy(x, 0.5, 2.0, give_log=True), stats.cauchy.logpdf(x, 0.5, 2.0), rtol=1e-13)
     assert_allclose(nmath.dlogis(x, 0.5, 2.0, give_log=True), stats.logistic.logpdf(x, 0.5, 2.0), rtol=1e-13)
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(st.floats(1e-3, 1e6, **finite), st.lists(st.floats(0.5, 1.5, **finite), min_size=1, max_size=30))
+def test_vectorised_bd0_equals_r_one_element_at_a_time(x, ratios):
+    """bd0 sums its series for all elements until all have converged; each must equal R's own stopping point."""
+    np_values = x * np.array(ratios)
+    assert_bits_equal(nmath.bd0(x, np_values), [nmath.bd0(x, float(v)) for v in np_values])
