@@ -10,6 +10,12 @@ code of ``R/dist-*.R`` (commit 7d85dd5) expression by expression, with R's
 ``exp`` and ``log`` element by element, and R's long double ``sum``
 (:func:`.summaries.r_sum`).
 
+The skewed densities use ``xi^sign(z)`` (``sign`` gives 1, 0, -1 or NaN,
+each raised with R's ``^``); fGarch's ``Heaviside`` enters only its ``p*`` and
+``q*`` functions, not these densities.  ``.dsstd``'s fallback ``beta`` (used
+only when no ``beta`` exists) never applies: base R's ``beta`` (nmath's
+``beta.c``) is the one called.
+
 Densities take a float64 array ``x`` and scalar parameters, as the fits call
 them; they return what R's expression returns, NaN and Inf included (R warns
 on NaN; no warning is raised here).
