@@ -18,6 +18,8 @@ scripts/make_ale_fixtures.py           reference/ale/              ale 0.5.0 in 
                                                                    corrected, ~/Rlib-ale-fixed
 scripts/make_distribution_fixtures.py  reference/rdist/            univariateML (~/Rlib-ale),
                                                                    extraDistr, fGarch
+scripts/make_fgarch_fixtures.py        reference/rdist/            fGarch, univariateML
+                                                                   (~/Rlib-ale)
 scripts/make_pdist_fixtures.py         reference/ale_pdist/        ale 0.5.0 in ~/Rlib-ale and
                                                                    0.5.3 in ~/Rlib-ale053
 scripts/make_modelboot_fixtures.py     reference/modelboot/        ale 0.5.0 in ~/Rlib-ale, ale 0.5.3
@@ -63,6 +65,7 @@ GENERATORS = [
     ("make_rng_fixtures.py", ["parallel", "furrr", "future"]),
     ("make_ale_fixtures.py", []),  # loads ale from its own R libraries and checks them itself
     ("make_distribution_fixtures.py", ["extraDistr", "fGarch"]),  # univariateML from ~/Rlib-ale
+    ("make_fgarch_fixtures.py", ["fGarch"]),  # univariateML from ~/Rlib-ale
     ("make_pdist_fixtures.py", []),  # ale 0.5.0 and 0.5.3 from their own R libraries
     ("make_modelboot_fixtures.py", []),  # ale 0.5.0 and 0.5.3 from their own R libraries
     ("make_ale_extra_fixtures.py", []),  # ale 0.5.0 and 0.5.3 as released, from their own R libraries
