@@ -10,15 +10,13 @@ skew Student t (``sstd``), Student t (``std``) and uniform.
 
 Closed forms and R's own iterations are reproduced exactly (normal, Laplace,
 uniform; Gumbel's Newton iteration step for step), and so are the ``nlm`` fits
-of Cauchy and logistic: R's objective evaluated to the bit (nmath's
-``dcauchy``/``dlogis`` element by element with the C library's ``log`` and
-``exp``, R's long double ``sum``) minimised by :func:`pyale._rbase.nlm.nlm`,
-R's ``nlm`` ported operation for operation, from univariateML 1.1.1's start
-(R's ``median`` and MAD).  The others are R optimiser results (``nlm`` for
-``sstd``; ``nlminb`` for the fGarch families): here they are maximised to full
-precision, so their parameters equal R's to R's optimiser tolerance (typically
-1e-7 to 1e-5 relative, up to 1e-3 on a flat likelihood), not to the last
-digit; pyale's maximum is never below R's.
+of Cauchy, logistic and ``sstd``: R's objective and start evaluated to the bit
+(:mod:`pyale._rbase.ml_objectives`) minimised by :func:`pyale._rbase.nlm.nlm`,
+R's ``nlm`` ported operation for operation.  The others are R ``nlminb``
+results (fGarch's ``ged``, ``sged``, ``snorm``, ``std``): here they are
+maximised to full precision, so their parameters equal R's to R's optimiser
+tolerance (typically 1e-7 to 1e-5 relative, up to 1e-3 on a flat likelihood),
+not to the last digit; pyale's maximum is never below R's.
 
 Each fit returns :class:`Fit` (family, parameters in R's order and names, log
 likelihood), and :meth:`Fit.draw` draws from it as ``univariateML::rml`` does
@@ -35,8 +33,8 @@ import numpy as np
 from scipy import optimize, special
 
 from . import distributions as dist
+from . import ml_objectives
 from .nlm import NlmWarning, nlm
-from .summaries import r_mean, r_sum
 
 __all__ = ["Fit", "FAMILIES", "fit_family", "model_select"]
 
@@ -84,7 +82,8 @@ class Fit:
         The maximised log likelihood.
     exact : bool
         Whether the parameters are R's to rounding (closed forms, R's own
-        iteration, and Cauchy's and logistic's ``nlm``, ported to the bit),
+        iteration, and the ``nlm`` fits of Cauchy, logistic and ``sstd``,
+        ported to the bit),
         not the result of an optimiser that differs from R's.
     """
 
@@ -227,86 +226,25 @@ def _negloglik(family, x):
     return f
 
 
-# --- univariateML's nlm fits (Cauchy, logistic), to the bit -------------------------------------
+# --- univariateML's nlm fits (Cauchy, logistic, sstd), to the bit -----------------------------
+
+_NLM_FAMILIES = ("cauchy", "logis", "sstd")
 
 
-def _r_median(x: np.ndarray) -> float:
-    """R's ``median.default``: the middle order statistic, or R's ``mean`` of the two middle ones."""
-    ordered = np.sort(x)
-    half = (x.shape[0] + 1) // 2
-    if x.shape[0] % 2 == 1:
-        return float(ordered[half - 1])
-    return r_mean(ordered[half - 1:half + 1])
+def _nlm_fit(family: str, x: np.ndarray) -> Fit:
+    """``mlcauchy``/``mllogis``/``mlsstd`` (``fGarch::sstdFit``) of univariateML 1.1.1: R's ``nlm`` from R's start.
 
-
-def _c_exp(v: float) -> float:
-    """C's ``exp`` (``Inf`` on overflow; Python raises)."""
-    try:
-        return math.exp(v)
-    except OverflowError:
-        return math.inf
-
-
-def _c_log(v: float) -> float:
-    """C's ``log`` (``-Inf`` at 0, ``NaN`` below; Python raises)."""
-    if v > 0.0:
-        return math.log(v)
-    return -math.inf if v == 0.0 else math.nan
-
-
-def _cauchy_objective(values: list[float]):
-    """``function(p) -sum(stats::dcauchy(x, p[1], exp(p[2]), log = TRUE))`` with nmath's ``dcauchy``."""
-    pi = math.pi
-
-    def objective(p):
-        location, scale = float(p[0]), _c_exp(float(p[1]))
-        if not scale > 0.0:  # dcauchy: NaN (R warns "NaNs produced")
-            return math.nan
-        terms = []
-        for xi in values:
-            y = (xi - location) / scale
-            terms.append(-_c_log(pi * scale * (1.0 + y * y)))
-        return -r_sum(terms)
-
-    return objective
-
-
-def _logis_objective(values: list[float]):
-    """``function(p) -sum(stats::dlogis(x, p[1], exp(p[2]), log = TRUE))`` with nmath's ``dlogis``."""
-
-    def objective(p):
-        location, scale = float(p[0]), _c_exp(float(p[1]))
-        if not scale > 0.0:
-            return math.nan
-        terms = []
-        for xi in values:
-            z = abs((xi - location) / scale)
-            e = math.exp(-z)
-            f = 1.0 + e
-            terms.append(-(z + _c_log(scale * f * f)))
-        return -r_sum(terms)
-
-    return objective
-
-
-def _nlm_location_scale(family: str, x: np.ndarray) -> Fit:
-    """``mlcauchy``/``mllogis`` of univariateML 1.1.1: ``nlm`` from the median and the MAD.
-
-    univariateML 1.1.1 starts Cauchy's log scale at the MAD itself (not its
-    log, as logistic's), and fails for logistic when the MAD is 0 (``nlm``
-    rejects the start ``log(0)``); both as R does.
+    The objective and start are R's to the bit (:mod:`pyale._rbase.ml_objectives`)
+    and :func:`pyale._rbase.nlm.nlm` is R's ``nlm``, so the estimates and the log
+    likelihood (``-minimum``) are R's to the bit.  As in R, a start ``nlm``
+    rejects (logistic's ``log(0)`` when the MAD is 0) or a non-finite point
+    raises ``ValueError``, and ``model_select`` skips the family.
     """
-    m = _r_median(x)
-    mad = _r_median(np.abs(x - m))
-    if family == "cauchy":
-        start, objective = [m, mad], _cauchy_objective(x.tolist())
-    else:
-        start, objective = [m, _c_log(mad)], _logis_objective(x.tolist())
-    with warnings.catch_warnings():  # univariateML wraps nlm in suppressWarnings()
+    with warnings.catch_warnings():  # univariateML and fGarch wrap nlm in suppressWarnings()
         warnings.simplefilter("ignore", NlmWarning)
-        values = nlm(objective, start)
-    location, log_scale = values.estimate.tolist()
-    return _fit(family, (location, _c_exp(log_scale)), -values.minimum, True)
+        with np.errstate(all="ignore"):
+            values = nlm(ml_objectives.objective(family, x), ml_objectives.start(family, x))
+    return _fit(family, ml_objectives.estimates(family, values.estimate).values(), -values.minimum, True)
 
 
 def _optimised(family, x):
@@ -377,8 +315,8 @@ def fit_family(x, family: str) -> Fit:
         return _unif(x)
     if family == "gumbel":
         return _gumbel(x)
-    if family in ("cauchy", "logis"):
-        return _nlm_location_scale(family, x)
+    if family in _NLM_FAMILIES:
+        return _nlm_fit(family, x)
     return _optimised(family, x)
 
 

@@ -4,7 +4,7 @@ scripts/make_pdist_fixtures.py).  Refits reproduce R's lm (least squares) and gl
 Where R fits the residual family with an optimiser pyale does not reproduce (nlminb, sstd's nlm), pyale's own
 fit is checked against R's within the optimiser's stopping error, and the rest (draws, random statistics,
 p-values) is checked exactly with R's fitted parameters put in its place.  Cauchy and logistic (R's nlm,
-ported to the bit) are fitted by pyale on R's residuals and must give R's parameters to the bit; pyale's
+ported to the bit; sstd too) are fitted by pyale on R's residuals and must give R's parameters to the bit; pyale's
 refit here (NumPy least squares) gives residuals within 1e-14 of R's lm but not R's bits, and nlm's stopping
 rule turns that into ~1e-8 in the parameters, so the rest runs on pyale's fit of R's residuals."""
 
@@ -27,7 +27,7 @@ from pyale._rbase.univariate_ml import Fit, fit_family
 ROOT = Path(__file__).resolve().parents[2] / "reference" / "ale_pdist"
 FILES = sorted(ROOT.glob("*/*.json"))
 STATS = ["aled", "aler_min", "aler_max", "naled", "naler_min", "naler_max"]
-NLM_FAMILIES = ("cauchy", "logis")  # univariateML fits them with nlm, which pyale ports to the bit
+NLM_FAMILIES = ("cauchy", "logis", "sstd")  # univariateML fits them with nlm, which pyale ports to the bit
 
 
 def _num(values):
