@@ -9,14 +9,13 @@ logistic, normal, skew generalised error (``sged``), skew normal (``snorm``),
 skew Student t (``sstd``), Student t (``std``) and uniform.
 
 Closed forms and R's own iterations are reproduced exactly (normal, Laplace,
-uniform; Gumbel's Newton iteration step for step), and so are the ``nlm`` fits
-of Cauchy, logistic and ``sstd``: R's objective and start evaluated to the bit
-(:mod:`pyale._rbase.ml_objectives`) minimised by :func:`pyale._rbase.nlm.nlm`,
-R's ``nlm`` ported operation for operation.  The others are R ``nlminb``
-results (fGarch's ``ged``, ``sged``, ``snorm``, ``std``): here they are
-maximised to full precision, so their parameters equal R's to R's optimiser
-tolerance (typically 1e-7 to 1e-5 relative, up to 1e-3 on a flat likelihood),
-not to the last digit; pyale's maximum is never below R's.
+uniform; Gumbel's Newton iteration step for step), and so are the optimiser
+fits: R's objective, start and bounds evaluated to the bit
+(:mod:`pyale._rbase.ml_objectives`) minimised by the ports of R's optimisers,
+operation for operation: ``nlm`` (:mod:`pyale._rbase.nlm`) for Cauchy,
+logistic and ``sstd``, ``nlminb`` (:mod:`pyale._rbase.port`) for fGarch's
+``ged``, ``sged``, ``snorm`` and ``std``.  Where R's optimiser stops short of
+the maximum, pyale stops there too.
 
 Each fit returns :class:`Fit` (family, parameters in R's order and names, log
 likelihood), and :meth:`Fit.draw` draws from it as ``univariateML::rml`` does
@@ -30,11 +29,10 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize, special
 
 from . import distributions as dist
-from . import ml_objectives
-from .nlm import NlmWarning, nlm
+from . import ml_objectives, port
+from .nlm import nlm
 
 __all__ = ["Fit", "FAMILIES", "fit_family", "model_select"]
 
@@ -82,9 +80,9 @@ class Fit:
         The maximised log likelihood.
     exact : bool
         Whether the parameters are R's to rounding (closed forms, R's own
-        iteration, and the ``nlm`` fits of Cauchy, logistic and ``sstd``,
-        ported to the bit),
-        not the result of an optimiser that differs from R's.
+        iteration, and the optimiser fits, whose objectives and optimisers are
+        ported to the bit), not the result of an optimiser that differs from
+        R's.
     """
 
     family: str
@@ -158,139 +156,33 @@ def _gumbel(x, sigma0=1.0, rel_tol=np.finfo(float).eps ** 0.25, iterlim=100):
     return _fit("gumbel", (mu, sigma), -x.shape[0] * (math.log(sigma) + 1 / sigma * (mean_x - mu) + s), True)
 
 
-# --- optimiser fits ---------------------------------------------------------------------------
+# --- optimiser fits: R's objective, start and optimiser, to the bit -------------------------------
 
 
-def _ged_log(z, nu):
-    """log of fGarch's standardised GED density (unit variance)."""
-    lam = np.sqrt(2.0 ** (-2.0 / nu) * np.exp(special.gammaln(1 / nu) - special.gammaln(3 / nu)))
-    log_g = np.log(nu) - np.log(lam) - (1 + 1 / nu) * np.log(2.0) - special.gammaln(1 / nu)
-    return log_g - 0.5 * np.abs(z / lam) ** nu, lam
+def _optimised(family: str, x: np.ndarray) -> Fit:
+    """``ml<family>`` of univariateML 1.1.1 for the families R fits with an optimiser.
 
-
-def _std_logpdf(z, nu):
-    """log of fGarch's standardised Student t density (unit variance), stable for large nu:
-    Gamma((nu+1)/2) / (Gamma(nu/2) sqrt(nu pi)) = 1 / (sqrt(nu) B(nu/2, 1/2))."""
-    s = math.sqrt(nu / (nu - 2))
-    t = z * s
-    logdt = -special.betaln(nu / 2, 0.5) - 0.5 * math.log(nu) - (nu + 1) / 2 * np.log1p(t * t / nu)
-    return logdt + math.log(s)
-
-
-def _skew_log(z, xi, base_log, m1):
-    """Fernandez-Steel skewing of a standardised density, as fGarch's ``.ds*`` functions."""
-    mu = m1 * (xi - 1 / xi)
-    sigma = math.sqrt((1 - m1 ** 2) * (xi ** 2 + 1 / xi ** 2) + 2 * m1 ** 2 - 1)
-    zz = z * sigma + mu
-    xi_pow = xi ** np.sign(zz)
-    return math.log(2 / (xi + 1 / xi)) + base_log(zz / xi_pow) + math.log(sigma)
-
-
-_LOG_NU_CAP = math.log(1e4)
-
-
-def _negloglik(family, x):
-    def norm_log(z):
-        return -0.5 * z * z - 0.5 * math.log(2 * math.pi)
-
-    def f(theta):
-        if len(theta) > 2 and family in ("std", "sstd") and theta[2] > _LOG_NU_CAP:
-            # beyond nu - 2 = 1e4 the t is the normal to 1e-4 in log likelihood: a boundary, not a walk to infinity
-            theta = np.array(theta, dtype=float)
-            theta[2] = _LOG_NU_CAP
-        mean, sd = theta[0], math.exp(theta[1])
-        z = (x - mean) / sd
-        if family == "ged":
-            nu = math.exp(theta[2])
-            ll = _ged_log(z, nu)[0]
-        elif family == "std":
-            nu = 2 + math.exp(theta[2])
-            ll = _std_logpdf(z, nu)
-        elif family == "snorm":
-            xi = math.exp(theta[2])
-            ll = _skew_log(z, xi, norm_log, 2 / math.sqrt(2 * math.pi))
-        elif family == "sged":
-            nu, xi = math.exp(theta[2]), math.exp(theta[3])
-            lam = _ged_log(np.zeros(1), nu)[1]
-            m1 = 2 ** (1 / nu) * lam * math.exp(special.gammaln(2 / nu) - special.gammaln(1 / nu))
-            ll = _skew_log(z, xi, lambda v: _ged_log(v, nu)[0], m1)
-        elif family == "sstd":
-            nu, xi = 2 + math.exp(theta[2]), math.exp(theta[3])
-            m1 = 2 * math.sqrt(nu - 2) / (nu - 1) / math.exp(special.betaln(0.5, nu / 2))
-            ll = _skew_log(z, xi, lambda v: _std_logpdf(v, nu), m1)
-        else:  # pragma: no cover
-            raise ValueError(family)
-        value = -(float(np.sum(ll)) - x.shape[0] * math.log(sd))
-        return value if math.isfinite(value) else 1e300
-
-    return f
-
-
-# --- univariateML's nlm fits (Cauchy, logistic, sstd), to the bit -----------------------------
-
-_NLM_FAMILIES = ("cauchy", "logis", "sstd")
-
-
-def _nlm_fit(family: str, x: np.ndarray) -> Fit:
-    """``mlcauchy``/``mllogis``/``mlsstd`` (``fGarch::sstdFit``) of univariateML 1.1.1: R's ``nlm`` from R's start.
-
-    The objective and start are R's to the bit (:mod:`pyale._rbase.ml_objectives`)
-    and :func:`pyale._rbase.nlm.nlm` is R's ``nlm``, so the estimates and the log
-    likelihood (``-minimum``) are R's to the bit.  As in R, a start ``nlm``
-    rejects (logistic's ``log(0)`` when the MAD is 0) or a non-finite point
-    raises ``ValueError``, and ``model_select`` skips the family.
+    ``mlcauchy``/``mllogis`` (``nlm``) and fGarch's ``*Fit`` (``nlminb`` for
+    ``ged``, ``sged``, ``snorm``, ``std``; ``nlm`` for ``sstd``): R's objective
+    and start (and ``nlminb``'s bounds) evaluated to the bit
+    (:mod:`pyale._rbase.ml_objectives`), minimised by the ports of R's
+    optimisers (:func:`pyale._rbase.nlm.nlm`, :func:`pyale._rbase.port.nlminb`),
+    so the estimates and the log likelihood (minus the minimum) are R's to the
+    bit.  As in R, a start ``nlm`` rejects (logistic's ``log(0)`` when the MAD is
+    0) or a non-finite point raises ``ValueError``, and ``model_select`` skips
+    the family.
     """
-    with warnings.catch_warnings():  # univariateML and fGarch wrap nlm in suppressWarnings()
-        warnings.simplefilter("ignore", NlmWarning)
-        with np.errstate(all="ignore"):
-            values = nlm(ml_objectives.objective(family, x), ml_objectives.start(family, x))
-    return _fit(family, ml_objectives.estimates(family, values.estimate).values(), -values.minimum, True)
-
-
-def _optimised(family, x):
-    m, s = _r_mean(x), math.sqrt(_r_var(x))
-    extra = {"ged": [math.log(2.0)], "std": [math.log(2.0)], "snorm": [0.0],
-             "sged": [math.log(2.0), 0.0], "sstd": [math.log(2.0), 0.0]}[family]
-    start = [m, math.log(s), *extra]
-
-    def to_r(t, family=family):
-        t = np.array(t, dtype=float)
-        if family in ("std", "sstd"):
-            t[2] = min(t[2], _LOG_NU_CAP)
-        base = [t[0], math.exp(t[1])]
-        if family in ("ged", "sged"):
-            base.append(math.exp(t[2]))
-        elif family in ("std", "sstd"):
-            base.append(2 + math.exp(t[2]))
-        if family == "snorm":
-            base.append(math.exp(t[2]))
-        elif family in ("sged", "sstd"):
-            base.append(math.exp(t[3]))
-        return tuple(base)
-    f = _negloglik(family, x)
-    starts = [np.array(start)]
-    if family in ("ged", "sged"):  # the GED shape's likelihood is flat and can have several modes below 1
-        for shape in (math.log(0.5), 0.0, math.log(4.0)):
-            alt = np.array(start)
-            alt[2] = shape
-            starts.append(alt)
-    best = None
-    simplex = {"xatol": 1e-11, "fatol": 1e-13, "maxiter": 2000, "maxfev": 2000}
-    for point in starts:  # quasi-Newton from each start, then Nelder-Mead from there (the GED's flat,
-        # non-smooth shape likelihood stops BFGS early)
-        methods = (("BFGS", {"gtol": 1e-9, "maxiter": 400}),)
-        if family in ("ged", "sged"):
-            methods += (("Nelder-Mead", simplex),)
-        for method, options in methods:
-            found = optimize.minimize(f, point, method=method, options=options)
-            if found.fun <= f(point):
-                point = found.x
-            if best is None or found.fun < best.fun:
-                best = found
-    found = optimize.minimize(f, best.x, method="BFGS", options={"gtol": 1e-10, "maxiter": 200})
-    if found.fun <= best.fun:
-        best = found
-    return _fit(family, to_r(best.x), -best.fun, False)
+    objective, start = ml_objectives.objective(family, x), ml_objectives.start(family, x)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):  # univariateML wraps the fits in suppressWarnings()
+        warnings.simplefilter("ignore")
+        if ml_objectives.optimiser(family) == "nlminb":
+            lower, upper = ml_objectives.bounds(family)
+            result = port.nlminb(start, objective, lower=lower, upper=upper, trace_out=None)
+            par, minimum = result.par, result.objective
+        else:
+            result = nlm(objective, start)
+            par, minimum = result.estimate, result.minimum
+    return _fit(family, ml_objectives.estimates(family, par).values(), -minimum, True)
 
 
 def fit_family(x, family: str) -> Fit:
@@ -315,8 +207,6 @@ def fit_family(x, family: str) -> Fit:
         return _unif(x)
     if family == "gumbel":
         return _gumbel(x)
-    if family in _NLM_FAMILIES:
-        return _nlm_fit(family, x)
     return _optimised(family, x)
 
 
