@@ -31,8 +31,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import distributions as dist
-from . import ml_objectives, port
+from . import ml_objectives, nmath, port
 from .nlm import nlm
+from .summaries import r_mean, r_sum, r_var
 
 __all__ = ["Fit", "FAMILIES", "fit_family", "model_select"]
 
@@ -101,17 +102,6 @@ class Fit:
         return _DRAWS[self.family](gen, int(n), tuple(self.estimates.values()))
 
 
-def _r_mean(x: np.ndarray) -> float:
-    """R's ``mean()``: the sum divided by n, plus the mean of the residuals (one refinement)."""
-    m = math.fsum(x.tolist()) / x.shape[0]
-    return m + math.fsum((x - m).tolist()) / x.shape[0]
-
-
-def _r_var(x: np.ndarray) -> float:
-    m = _r_mean(x)
-    return math.fsum(((x - m) ** 2).tolist()) / (x.shape[0] - 1)
-
-
 def _fit(family: str, estimates, loglik: float, exact: bool) -> Fit:
     return Fit(family, _MODELS[family], dict(zip(_NAMES[family], (float(v) for v in estimates))), float(loglik),
                exact)
@@ -121,15 +111,17 @@ def _fit(family: str, estimates, loglik: float, exact: bool) -> Fit:
 
 
 def _norm(x):
+    """``mlnorm``: ``mean(x)``, ``sqrt(var(x) * (n - 1) / n)`` (R's long double mean and var)."""
     n = x.shape[0]
-    mu = _r_mean(x)
-    sigma = math.sqrt(_r_var(x) * (n - 1) / n)
+    mu = r_mean(x)
+    sigma = math.sqrt(r_var(x) * (n - 1) / n)
     return _fit("norm", (mu, sigma), -n / 2 * (1 + math.log(2 * math.pi) + 2 * math.log(sigma)), True)
 
 
 def _laplace(x):
-    mu = float(np.median(x))
-    sigma = _r_mean(np.abs(x - mu))
+    """``mllaplace``: R's ``median(x)`` and ``mean(abs(x - median))``."""
+    mu = ml_objectives.r_median(x)
+    sigma = r_mean(np.abs(x - mu))
     return _fit("laplace", (mu, sigma), -x.shape[0] * (1 + math.log(2 * sigma)), True)
 
 
@@ -139,20 +131,31 @@ def _unif(x):
 
 
 def _gumbel(x, sigma0=1.0, rel_tol=np.finfo(float).eps ** 0.25, iterlim=100):
-    """``mlgumbel``: Newton's iteration on sigma from 1 until the relative step is below eps^(1/4)."""
-    mean_x = _r_mean(x)
+    """``mlgumbel``: Newton's iteration on sigma from 1 until the relative step is below eps^(1/4).
+
+    R's operations in R's order: ``exp`` from the C library element by element,
+    long double ``sum`` and ``mean``, ``^2`` as a product.
+    """
+    mean_x = r_mean(x)
     sigma = sigma0
     for _ in range(iterlim):
-        e = np.exp(-x / sigma0)
-        a, b, c = math.fsum((x * e).tolist()), math.fsum(e.tolist()), math.fsum((x * x * e).tolist())
-        top = mean_x - sigma0 - a / b
-        bottom = -1 - 1 / sigma0 ** 2 * (c / b - (a / b) ** 2)
-        sigma = sigma0 - top / bottom
-        if abs((sigma0 - sigma) / sigma0) < rel_tol:
+        e = nmath.exp(-x / sigma0)
+        a, b, c = r_sum(x * e), r_sum(e), r_sum((x * x) * e)
+        try:
+            top = mean_x - sigma0 - a / b
+            bottom = -1 - 1 / (sigma0 * sigma0) * (c / b - (a / b) * (a / b))
+            sigma = sigma0 - top / bottom
+            step = abs((sigma0 - sigma) / sigma0)
+        except ZeroDivisionError:  # R: 0/0 is NaN, and the test below fails on it
+            step = math.nan
+        if math.isnan(step):  # R: if (NA < rel.tol) is an error, and model_select skips the family
+            raise ValueError("mlgumbel: missing value where TRUE/FALSE needed (exp(-x / sigma) under- or "
+                             "overflowed).")
+        if step < rel_tol:
             break
         sigma0 = sigma
-    mu = -sigma * math.log(_r_mean(np.exp(-x / sigma)))
-    s = _r_mean(np.exp(-(x - mu) / sigma))
+    mu = -sigma * math.log(r_mean(nmath.exp(-x / sigma)))
+    s = r_mean(nmath.exp(-(x - mu) / sigma))
     return _fit("gumbel", (mu, sigma), -x.shape[0] * (math.log(sigma) + 1 / sigma * (mean_x - mu) + s), True)
 
 

@@ -1,6 +1,7 @@
-"""univariateML's nlm fits (mlcauchy, mllogis, mlsstd = fGarch::sstdFit; univariateML 1.1.1) to the bit,
-through pyale._rbase.univariate_ml: against the fits in reference/rdist/draws.json and against live R on
-seeded samples."""
+"""Every fit of univariateML::model_select's real-line families (univariateML 1.1.1, fGarch 4022.89) to the bit,
+through pyale._rbase.univariate_ml: the closed forms (normal, Laplace, uniform), Gumbel's Newton iteration,
+and the optimiser fits (nlm: Cauchy, logistic, sstd; nlminb: ged, sged, snorm, std) against the fits in
+reference/rdist/draws.json and against live R on seeded samples."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import numpy as np
 import pytest
 
 from pyale._rbase import ml_objectives
-from pyale._rbase.univariate_ml import fit_family, model_select
+from pyale._rbase.univariate_ml import FAMILIES, fit_family, model_select
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = json.loads((ROOT / "reference" / "rdist" / "draws.json").read_text())["r"]
@@ -27,7 +28,7 @@ def _fit_values(fit):
 
 
 @pytest.mark.parametrize("sample", ["normal", "laplace", "skewed"])
-@pytest.mark.parametrize("family", ["cauchy", "logis", "sstd"])
+@pytest.mark.parametrize("family", FAMILIES)
 def test_fits_equal_the_fixture_to_the_bit(sample, family):
     fit = fit_family(_num(FIXTURE[f"sample.{sample}"]), family)
     assert fit.exact
@@ -71,13 +72,16 @@ def univariate_r(R):
     return R
 
 
+SLOW_FAMILIES = ("ged", "sged", "snorm", "sstd", "std")  # fGarch's, through the optimiser ports
+
+
 @pytest.mark.r
-@pytest.mark.parametrize("family", ["cauchy", "logis", "sstd"])
+@pytest.mark.parametrize("family", FAMILIES)
 def test_fits_equal_live_r_to_the_bit(univariate_r, family):
     R = univariate_r
-    if family == "sstd":
+    if family in SLOW_FAMILIES:
         R.require("fGarch")
-    for x in _samples(24 if family != "sstd" else 8):
+    for x in _samples(24 if family not in SLOW_FAMILIES else 6):
         R.ro.globalenv["x"] = R.ro.FloatVector(x)
         failed = R(f"inherits(fit <- try(univariateML::ml{family}(x), silent = TRUE), 'try-error')")[0]
         if failed:
