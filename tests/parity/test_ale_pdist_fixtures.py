@@ -103,7 +103,9 @@ def test_residuals_and_family(case):
     assert list(fit.estimates) == r["family_param_names"]
     assert fit.exact
     if fit.family in OPTIMISER_FAMILIES:  # residuals 1e-14 off R's bits: the optimiser stops within its tolerance
-        assert_allclose(list(fit.estimates.values()), _num(r["family_params"]), rtol=1e-2)
+        # (measured: Cauchy 2.6e-10, logistic 3.3e-8, GED 5e-10 after lm and 4.8e-3 after glm, its flat shape)
+        rtol = 1e-6 if fit.family in ("cauchy", "logis") else 1e-2
+        assert_allclose(list(fit.estimates.values()), _num(r["family_params"]), rtol=rtol)
     else:
         assert_allclose(list(fit.estimates.values()), _num(r["family_params"]), rtol=1e-8)
 
