@@ -9,6 +9,7 @@ Runs, in order, with the Python running this script:
 generator                              writes                      R packages it needs
 =====================================  ==========================  ===========================
 scripts/make_rbase_fixtures.py         reference/rbase/            base R only
+scripts/make_nlm_fixtures.py           reference/nlm/              base R only
 scripts/make_nearest_fixture.py        reference/nearest/          yaImpute
 scripts/make_aleplot_fixtures.py       reference/aleplot/          ALEPlot, yaImpute, MASS,
                                                                    rpart, randomForest
@@ -59,6 +60,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 GENERATORS = [
     ("make_rbase_fixtures.py", []),
+    ("make_nlm_fixtures.py", []),
     ("make_nearest_fixture.py", ["yaImpute"]),
     ("make_aleplot_fixtures.py", ["ALEPlot", "yaImpute", "MASS", "rpart", "randomForest"]),
     ("make_iml_fixtures.py", ["iml", "yaImpute", "rpart", "MASS"]),

@@ -44,6 +44,9 @@ CASES = {
     "lm_laplace": (103, 90, "laplace", "lm(y ~ x1 + x2 + x3, data = d)", 3, False, 0),
     "lm_surrogate": (104, 60, "gaussian", "lm(y ~ x1 + x2 + x3, data = d)", 0, True, 0),
     "glm_binomial": (105, 120, "binary", "glm(y ~ x1 + x2 + x3, family = binomial, data = d)", 2, False, 0),
+    # residual families univariateML fits with nlm (model_select picks Cauchy, logistic here)
+    "lm_cauchy": (111, 80, "cauchy", "lm(y ~ x1 + x2 + x3, data = d)", 5, False, 0),
+    "lm_logistic": (110, 80, "logistic", "lm(y ~ x1 + x2 + x3, data = d)", 4, False, 0),
 }
 RAND_IT = 100  # R refuses fewer
 
@@ -57,6 +60,10 @@ def case_data(seed: int, rows: int, kind: str) -> dict:
         y = signal + rng.normal(size=rows)
     elif kind == "laplace":
         y = signal + rng.laplace(size=rows)
+    elif kind == "cauchy":
+        y = signal + rng.standard_cauchy(size=rows) * 0.5
+    elif kind == "logistic":
+        y = signal + rng.logistic(size=rows)
     else:
         y = (rng.uniform(size=rows) < 1 / (1 + np.exp(-signal))).astype(float)
     return {"x1": x1, "x2": x2, "x3": x3, "y": y}
