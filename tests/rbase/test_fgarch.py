@@ -136,9 +136,19 @@ def r_fgarch(R):
               f'quietly = TRUE)))')[0]
     if not found:
         pytest.skip(f"R package 'univariateML' is installed neither in {library} ($ALE_R_LIB) nor in R's libraries")
+    attached = R('"package:fGarch" %in% search()')[0]
     R("suppressPackageStartupMessages(library(fGarch))")
     R(_CAPTURE)
-    return R
+    yield R
+    _unload_univariate_ml(R)
+    if not attached:
+        R('detach("package:fGarch")')
+
+
+def _unload_univariate_ml(R):
+    """Leave the shared R session as we found it: while univariateML (outside R's own libraries) stayed loaded,
+    a later iml test (tests/results/test_names.py) failed in R with "there is no package called 'univariateML'"."""
+    R('if ("univariateML" %in% loadedNamespaces()) unloadNamespace("univariateML")')
 
 
 @pytest.mark.r

@@ -69,7 +69,10 @@ def univariate_r(R):
            "packageVersion('univariateML') == '1.1.1' })")[0]
     if not ok:
         pytest.skip(f"univariateML 1.1.1 is not installed in {library} or R's own libraries")
-    return R
+    yield R
+    # leave the shared R session as we found it: while univariateML (outside R's own libraries) stayed loaded,
+    # a later iml test (tests/results/test_names.py) failed in R with "there is no package called 'univariateML'"
+    R('if ("univariateML" %in% loadedNamespaces()) unloadNamespace("univariateML")')
 
 
 SLOW_FAMILIES = ("ged", "sged", "snorm", "sstd", "std")  # fGarch's, through the optimiser ports
