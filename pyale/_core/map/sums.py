@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse
 
+from ... import _compiled as compiled
 from ... import _threads as threads
 from ..._rbase.exact import ExactSums, exact_group_sums
 
@@ -269,8 +270,19 @@ def group_sums(
             reference[present] = piece_reference[present]
     if references:
 
+        use_compiled = compiled.enabled()
+
         def second_pass(piece, scratch):
             g = groups[piece]
+            if use_compiled:  # the same sums in one compiled loop (no take, subtract, multiply)
+                around = np.zeros((2, m, size))
+                for j in range(m):
+                    if w is None:
+                        compiled.spread_sums(g, values[piece], j, reference[j], around[0, j], around[1, j])
+                    else:
+                        compiled.spread_sums_weighted(g, values[piece], j, reference[j], w[piece],
+                                                      around[0, j], around[1, j])
+                return around
             shifted = scratch[: g.shape[0]]
             around = np.empty((2, m, size))  # sum w (d - r), sum w (d - r)^2
             for j in range(m):
