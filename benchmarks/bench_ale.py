@@ -153,7 +153,8 @@ def floor_run(X: pd.DataFrame, predict, prepared) -> list:
     """What any ALE that predicts on a private copy of X costs at least, per feature.
 
     For each feature: copy X's rows once (in threads, in X's memory order, as
-    pyale does: the model may edit its input and X is the caller's), write the
+    pyale does: the model may edit its input and X is the caller's; the
+    feature's own column is not copied, it is written next), write the
     lower and then the upper edge of every row's interval into the copied
     column, predict each time, and add the differences per interval.  The
     edges and bins are given (``prepared``): no grid, no bins, no checks, no
@@ -166,7 +167,7 @@ def floor_run(X: pd.DataFrame, predict, prepared) -> list:
         block = np.ascontiguousarray(X.to_numpy().T)
     out = []
     for position, edges, bins in prepared:
-        copy = _copy_rows(block, None)
+        copy = _copy_rows(block, None, [position])
         frame = pd.DataFrame(copy.T, index=X.index, columns=X.columns, copy=False)
         np.take(edges, bins, out=copy[position], mode="clip")
         y_lower = predict(frame)
