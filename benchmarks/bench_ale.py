@@ -52,6 +52,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # time this checkout's pyale, not whichever one is installed
 
 import pyale  # noqa: E402
+from pyale import _compiled as pyale_compiled  # noqa: E402
 
 WEIGHTS = np.array([1.0, -2.0, 0.5, 3.0, -1.0])
 FEATURES = [f"x{j}" for j in range(5)]
@@ -86,6 +87,21 @@ def interleaved(fns: dict, repeats: int) -> dict:
     CPU.clear()
     CPU.update({name: statistics.median(t) for name, t in cpu.items()})
     return {name: statistics.median(t) for name, t in times.items()}
+
+
+def numpy_path(fn):
+    """``fn`` run with pyale's compiled loops switched off (``PYALE_COMPILED=0``)."""
+    def run():
+        before = os.environ.get("PYALE_COMPILED")
+        os.environ["PYALE_COMPILED"] = "0"
+        try:
+            return fn()
+        finally:
+            if before is None:
+                del os.environ["PYALE_COMPILED"]
+            else:
+                os.environ["PYALE_COMPILED"] = before
+    return run
 
 
 def peak_memory(fn) -> int:
@@ -137,7 +153,8 @@ def floor_run(X: pd.DataFrame, predict, prepared) -> list:
     """What any ALE that predicts on a private copy of X costs at least, per feature.
 
     For each feature: copy X's rows once (in threads, in X's memory order, as
-    pyale does: the model may edit its input and X is the caller's), write the
+    pyale does: the model may edit its input and X is the caller's; the
+    feature's own column is not copied, it is written next), write the
     lower and then the upper edge of every row's interval into the copied
     column, predict each time, and add the differences per interval.  The
     edges and bins are given (``prepared``): no grid, no bins, no checks, no
@@ -150,7 +167,7 @@ def floor_run(X: pd.DataFrame, predict, prepared) -> list:
         block = np.ascontiguousarray(X.to_numpy().T)
     out = []
     for position, edges, bins in prepared:
-        copy = _copy_rows(block, None)
+        copy = _copy_rows(block, None, [position])
         frame = pd.DataFrame(copy.T, index=X.index, columns=X.columns, copy=False)
         np.take(edges, bins, out=copy[position], mode="clip")
         y_lower = predict(frame)
@@ -211,6 +228,10 @@ def pyale_rows(task, X, predict, model, repeats, *, pair=("x0", "x1"), features=
         "ale": lambda: pyale.ale(ale_model, X, pair, n_intervals=K),
         "FeatureEffect": lambda: pyale.FeatureEffect(predictor, list(pair), grid_size=K),
     }
+    if pyale_compiled.numba is not None:  # the same calls on the NumPy path, to measure what numba earns
+        for name in ("ALEPlot", "ale", "FeatureEffect"):
+            singles[name + ", NumPy"] = numpy_path(singles[name])
+            pairs[name + ", NumPy"] = numpy_path(pairs[name])
     t1 = interleaved(singles, repeats)
     c1 = {k: CPU[k] / CPU["bare"] for k in CPU}
     t2 = interleaved(pairs, repeats)
@@ -241,6 +262,12 @@ def pyale_rows(task, X, predict, model, repeats, *, pair=("x0", "x1"), features=
                         seconds, capped / size_x, "memory capped"))
     rows += [row(task, f"{labels[k]}, pair {pair}", t2["bare"], t2[k], key=(k, "pair"), cpu_ratio=c2[k])
              for k in labels]
+    if pyale_compiled.numba is not None:
+        rows += [row(task, f"{labels[k]}, {len(features)} features one at a time, NumPy path "
+                           "(PYALE_COMPILED=0)", t1["bare"], t1[k + ", NumPy"], cpu_ratio=c1[k + ", NumPy"])
+                 for k in labels]
+        rows += [row(task, f"{labels[k]}, pair {pair}, NumPy path (PYALE_COMPILED=0)", t2["bare"],
+                     t2[k + ", NumPy"], cpu_ratio=c2[k + ", NumPy"]) for k in labels]
     return rows
 
 
@@ -384,6 +411,8 @@ def _versions() -> str:
         parts.append(f"scikit-learn {sklearn.__version__}")
     except ImportError:
         pass
+    if pyale_compiled.numba is not None:
+        parts.append(f"numba {pyale_compiled.numba.__version__}")
     try:
         import rpy2
 

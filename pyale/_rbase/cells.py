@@ -23,7 +23,8 @@ feature values read-only) are kept while that array lives, so a column's
 interval edges and its bins share one pass over the data.  Values are
 processed in blocks so that temporaries stay in cache, and the passes over
 the sample run in threads (:mod:`pyale._threads`: slices of rows, results
-the same for any split).  Pure NumPy.
+the same for any split).  NumPy, or with numba installed the same loops
+compiled (:mod:`pyale._compiled`; identical results).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import weakref
 
 import numpy as np
 
+from .. import _compiled as compiled
 from .. import _threads as threads
 
 __all__ = ["order_statistics", "bins_right_closed", "MIN_SIZE"]
@@ -60,10 +62,14 @@ class _SlotMap:
         self.n_slots = _N_CELLS + 2
         n = x.shape[0]
         self.slots = np.empty(n, dtype=np.uint16)
+        use_compiled = compiled.enabled()
 
         def fill(rows: slice) -> np.ndarray:  # scratch of its own: one thread per slice of rows
-            position = np.empty(min(rows.stop - rows.start, _BLOCK))
             counts = np.zeros(self.n_slots, dtype=np.int64)
+            if use_compiled:  # the same loop, compiled: one pass instead of five
+                compiled.slot_fill(x, low, scale, self.slots, counts, rows.start, rows.stop)
+                return counts
+            position = np.empty(min(rows.stop - rows.start, _BLOCK))
             for block in _blocks(rows.stop, rows.start):
                 # slot_of without its clipping: every value lies in [low, high], so
                 # (x - low) * scale lies in [0, n_cells * (1 + 4 eps)] and truncating it + 1
@@ -164,9 +170,14 @@ def order_statistics(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
         return np.sort(x)[positions]
     keep = np.zeros(cells.n_slots, dtype=bool)
     keep[wanted] = True
-    # Slots lie in 0 .. n_slots - 1 by construction: mode="clip" skips take's bounds checks.
-    parts = [x[block][keep.take(cells.slots[block], mode="clip")] for block in _blocks(n)]
-    selected = np.sort(np.concatenate(parts))
+    if compiled.enabled():  # the same values in the same order, in one compiled pass
+        selected = np.empty(int(counts[wanted].sum()))
+        compiled.select_slots(x, cells.slots, keep, selected)
+        selected.sort()
+    else:
+        # Slots lie in 0 .. n_slots - 1 by construction: mode="clip" skips take's bounds checks.
+        parts = [x[block][keep.take(cells.slots[block], mode="clip")] for block in _blocks(n)]
+        selected = np.sort(np.concatenate(parts))
     start_in_selected = np.cumsum(counts[wanted]) - counts[wanted]
     start_in_sorted = ends[wanted] - counts[wanted]
     which = np.searchsorted(wanted, slot_of)
@@ -217,6 +228,10 @@ def bins_right_closed(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
     if to_search > n // 4:
         return _bins_by_search(x, edges)
     found = np.empty(n, dtype=np.int64)
+    if compiled.enabled():  # table, one comparison or binary search per value, in one compiled pass
+        threads.run(lambda rows: compiled.bins_from_table(x, cells.slots, base, edges, found, rows.start, rows.stop),
+                    threads.row_slices(n))
+        return found
     if cells.counts[base <= _ONE_EDGE].sum() > n // 16:
         # Many values share a slot with an edge (ties, integers): compare them all
         # block by block, base + (x > threshold), instead of one by one below.

@@ -147,21 +147,33 @@ def _block_of(frame: pd.DataFrame, dtypes=None) -> np.ndarray | None:
     return values
 
 
-def _copy_rows(block: np.ndarray, rows) -> np.ndarray:
+def _copy_rows(block: np.ndarray, rows, skip=()) -> np.ndarray:
     """A new ``(columns, len(rows))`` array of ``block``'s columns at ``rows``, in ``block``'s memory
-    order (the layout a model's ``to_numpy()`` sees), copied in threads."""
+    order (the layout a model's ``to_numpy()`` sees), copied in threads.
+
+    Columns at the positions in ``skip`` are left unset when each column is
+    contiguous (C order): the caller writes them next.  In F order every
+    column is copied (one contiguous copy is cheaper than a strided one).
+    """
     if rows is None:
         rows = slice(0, block.shape[1])
     count = len(range(*rows.indices(block.shape[1]))) if isinstance(rows, slice) else rows.shape[0]
-    out = np.empty((block.shape[0], count), dtype=block.dtype, order="C" if block.flags.c_contiguous else "F")
+    c_order = block.flags.c_contiguous
+    out = np.empty((block.shape[0], count), dtype=block.dtype, order="C" if c_order else "F")
+    columns = [c for c in range(block.shape[0]) if c not in set(skip)] if c_order else None
 
     def fill(part):
         if isinstance(rows, slice):
             start, step = rows.start or 0, rows.step or 1
             source = block[:, start + part.start * step : start + part.stop * step : step]
-            np.copyto(out[:, part], source)
+            if columns is None or len(columns) == block.shape[0]:
+                np.copyto(out[:, part], source)
+            else:
+                for column in columns:
+                    np.copyto(out[column, part], source[column])
         else:
-            for column in range(block.shape[0]):  # positions are valid rows: no bounds check needed
+            for column in range(block.shape[0]) if columns is None else columns:
+                # positions are valid rows: no bounds check needed
                 np.take(block[column], rows[part], out=out[column, part], mode="clip")
 
     threads.run(fill, threads.row_slices(count))
@@ -176,6 +188,12 @@ def _write_column(column: np.ndarray, values) -> None:
                     threads.row_slices(column.shape[0]))
     else:
         threads.run(lambda part: np.copyto(column[part], values[part]), threads.row_slices(column.shape[0]))
+
+
+def _writes_directly(values, dtype) -> bool:
+    """Whether ``values`` (an array or a :class:`Gather`) go straight into a private block of ``dtype``."""
+    source = values.source if isinstance(values, Gather) else values
+    return isinstance(source, np.ndarray) and source.dtype == dtype
 
 
 def _shares_block(frame: pd.DataFrame) -> bool:
@@ -254,7 +272,10 @@ class ShiftedFrames:
         if self._private is None:
             block = _block_of(self._frame, self._dtypes)
             if block is not None and new_columns:
-                out = self._own(_copy_rows(block, self._rows))
+                # The columns written straight into the copy next are not copied first.
+                skip = [self._frame.columns.get_loc(name) for name, values in new_columns.items()
+                        if _writes_directly(values, block.dtype)]
+                out = self._own(_copy_rows(block, self._rows, skip))
             else:
                 out, owned = _rows_of(self._frame, self._rows)
                 if not new_columns:
@@ -295,13 +316,12 @@ class ShiftedFrames:
 
     def _write(self, out: pd.DataFrame, name, values) -> None:
         position = out.columns.get_loc(name)
-        dtype = out.dtypes.iloc[position]
         if self._block is not None:
-            source = values.source if isinstance(values, Gather) else values
-            if isinstance(source, np.ndarray) and source.dtype == dtype:
+            if _writes_directly(values, self._block.dtype):  # the private frame's one dtype
                 _write_column(self._block[position], values)
                 return
             self._block = None  # a new dtype splits pandas' block: write through pandas from here on
+        dtype = out.dtypes.iloc[position]
         values = _values(values)
         if isinstance(values, np.ndarray) and values.dtype == dtype:
             out.iloc[:, position] = values

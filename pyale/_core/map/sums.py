@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse
 
+from ... import _compiled as compiled
 from ... import _threads as threads
 from ..._rbase.exact import ExactSums, exact_group_sums
 
@@ -136,6 +137,27 @@ def _by_pieces(compute, n: int, n_groups: int, *, beside=None) -> tuple[list, ob
     return [out for share in found for out in share], results[0] if beside is not None else None
 
 
+def _last_rows(groups: np.ndarray, size: int, n_present: int) -> np.ndarray:
+    """The row of each group's last occurrence in ``groups`` (-1 for a group without rows).
+
+    ``n_present`` groups occur; the rows are read from the end in chunks of
+    doubling length until all of them are found, so with the groups mixed
+    through the block only its last few hundred rows are read.
+    """
+    last = np.full(size, -1, dtype=np.intp)
+    n = groups.shape[0]
+    stop, chunk, missing = n, 1024, n_present
+    while missing > 0 and stop > 0:
+        start = max(0, stop - chunk)
+        here = np.full(size, -1, dtype=np.intp)
+        here[groups[start:stop]] = np.arange(start, stop)  # later rows overwrite earlier ones
+        new = (last < 0) & (here >= 0)
+        last[new] = here[new]
+        missing -= int(np.count_nonzero(new))
+        stop, chunk = start, 2 * chunk
+    return last
+
+
 def group_sums(
     groups: np.ndarray,
     n_groups: int,
@@ -190,20 +212,16 @@ def group_sums(
         g = groups[piece]
         rows = np.bincount(g, minlength=size) if counts is None else None
         reference = heaviest = None
-        if references:
-            # One of the group's own values per group (the piece's last; NaN where the piece
-            # has none: differences of finite predictions are never NaN), so that a group whose
-            # values are all equal gets exactly 0 and a large common level does not cancel
-            # digits (see GroupSums.spread).  With weights, the value of the
-            # group's heaviest row: the weighted mean lies near it, whereas a row of tiny
-            # weight far from it would cancel most digits of the difference.
+        if references and w is not None:
+            # With weights, the value of the group's heaviest row (the last of them wins): the
+            # weighted mean lies near it, whereas a row of tiny weight far from it would cancel
+            # most digits of the difference (see GroupSums.spread).  NaN where the piece has none:
+            # differences of finite predictions are never NaN.
             reference = np.full((m, size), np.nan)
-            chosen, g_chosen = slice(None), g
-            if w is not None:  # the rows as heavy as their group's heaviest (the last of them wins)
-                heaviest = np.full(size, -1.0)
-                np.maximum.at(heaviest, g, w[piece])
-                chosen = np.flatnonzero(w[piece] == heaviest[g])
-                g_chosen = g[chosen]
+            heaviest = np.full(size, -1.0)
+            np.maximum.at(heaviest, g, w[piece])
+            chosen = np.flatnonzero(w[piece] == heaviest[g])
+            g_chosen = g[chosen]
             for j in range(m):
                 reference[j, g_chosen] = values[piece, j][chosen]
         return rows, reference, heaviest
@@ -223,27 +241,48 @@ def group_sums(
                 total[:, j] = np.bincount(groups, weights=column, minlength=size)[:n_groups]
         return weight, total
 
-    if references or counts is None:
+    # The sums run beside the first pass (counts, weighted references) or, when there is none,
+    # beside the spread's pass (the same numbers: each is one pass of its own).
+    first = (references and w is not None) or counts is None
+    beside_spread = references and not first
+    if first:
         firsts, (weight, total) = _by_pieces(first_pass, n, size, beside=sums)
     else:
-        firsts, (weight, total) = [], sums()
-    exact_weight, weight = (None, None) if weight is None else weight
+        firsts, (weight, total) = [], ((None, None) if beside_spread else sums())
     rows = counts if counts is not None else sum(f[0] for f in firsts)[:n_groups]
-    if w is None:
-        weight = rows.astype(float)
     reference = centred = squares = None
-    if references:
-        reference = np.zeros((m, size))  # the group's last (heaviest) value over the pieces
+    if references and w is None:
+        # One of the group's own values per group, so that a group whose values are all equal
+        # gets exactly 0 and a large common level does not cancel digits (see GroupSums.spread):
+        # the value of its last row (0 where it has none), found from the end of the block.
+        present = (counts if counts is not None else sum(f[0] for f in firsts)) > 0
+        last = _last_rows(groups, size, int(np.count_nonzero(present)))
+        found = last >= 0
+        reference = np.zeros((m, size))
+        reference[:, found] = values[last[found]].T
+    elif references:
+        reference = np.zeros((m, size))  # the group's last heaviest value over the pieces
         best = np.full(size, -np.inf)
         for _, piece_reference, heaviest in firsts:
             present = ~np.isnan(piece_reference)
-            if heaviest is not None:
-                present &= (heaviest >= best)[None, :]
-                best = np.maximum(best, heaviest)
+            present &= (heaviest >= best)[None, :]
+            best = np.maximum(best, heaviest)
             reference[present] = piece_reference[present]
+    if references:
+
+        use_compiled = compiled.enabled()
 
         def second_pass(piece, scratch):
             g = groups[piece]
+            if use_compiled:  # the same sums in one compiled loop (no take, subtract, multiply)
+                around = np.zeros((2, m, size))
+                for j in range(m):
+                    if w is None:
+                        compiled.spread_sums(g, values[piece], j, reference[j], around[0, j], around[1, j])
+                    else:
+                        compiled.spread_sums_weighted(g, values[piece], j, reference[j], w[piece],
+                                                      around[0, j], around[1, j])
+                return around
             shifted = scratch[: g.shape[0]]
             around = np.empty((2, m, size))  # sum w (d - r), sum w (d - r)^2
             for j in range(m):
@@ -255,13 +294,18 @@ def group_sums(
                 around[1, j] = np.bincount(g, weights=shifted, minlength=size)
             return around
 
-        seconds, _ = _by_pieces(second_pass, n, size)
+        seconds, summed = _by_pieces(second_pass, n, size, beside=sums if beside_spread else None)
+        if beside_spread:
+            weight, total = summed
         around = seconds[0]
         for piece_around in seconds[1:]:
             around = around + piece_around
         # Sum w (d - r) itself, not total - W r: its error scales with the spread, not with the level.
         centred, squares = around[0, :, :n_groups].T, around[1, :, :n_groups].T
         reference = reference[:, :n_groups].T
+    exact_weight, weight = (None, None) if weight is None else weight
+    if w is None:
+        weight = rows.astype(float)
     return GroupSums(rows, weight, total, reference, centred, squares, exact_weight=exact_weight)
 
 

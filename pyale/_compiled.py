@@ -1,0 +1,126 @@
+"""Compiled row loops for pyale's own passes (numba, optional: ``pip install "pyale-r[fast]"``).
+
+Each function here is one loop over rows that the NumPy path does as
+several whole-array operations; it does the same floating-point
+operations in the same order, so the numbers are identical bit for bit
+(``tests/core/test_compiled.py`` runs both paths).  No fast-math: every
+product and sum is rounded as NumPy rounds it.  The loops release the GIL,
+so pyale's threads (:mod:`pyale._threads`) share them by rows as they share
+the NumPy passes.
+
+Without numba, or with ``PYALE_COMPILED=0`` in the environment,
+:func:`enabled` is False and the callers keep their NumPy path.  The first
+call of each loop compiles it (numba caches the machine code on disk).
+
+Like :mod:`pyale._threads`, this module imports nothing from pyale.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+try:  # the optional extra
+    import numba
+except ImportError:  # pragma: no cover - exercised where numba is missing
+    numba = None
+
+__all__ = ["enabled", "slot_fill", "select_slots", "bins_from_table", "spread_sums", "spread_sums_weighted"]
+
+
+def enabled() -> bool:
+    """Whether the compiled loops are used: numba is installed and ``PYALE_COMPILED`` is not ``0``."""
+    value = os.environ.get("PYALE_COMPILED", "").strip()
+    if value not in ("", "0", "1"):
+        raise ValueError(f"The environment variable PYALE_COMPILED must be 0 or 1. Got {value!r} instead.")
+    return numba is not None and value != "0"
+
+
+def _jit(fn):
+    return fn if numba is None else numba.njit(nogil=True, cache=True)(fn)
+
+
+@_jit
+def slot_fill(x, low, scale, slots, counts, start, stop):  # pragma: no cover - compiled
+    """``slots[i] = trunc((x[i] - low) * scale + 1)`` and ``counts[slot] += 1`` for rows ``start .. stop - 1``.
+
+    The values lie in ``[low, high]``, so no clipping is needed (see
+    :class:`pyale._rbase.cells._SlotMap`, whose NumPy loop this is).
+    """
+    for i in range(start, stop):
+        position = (x[i] - low) * scale
+        position = position + 1.0
+        slot = np.uint16(position)
+        slots[i] = slot
+        counts[slot] += 1
+
+
+@_jit
+def select_slots(x, slots, keep, out):  # pragma: no cover - compiled
+    """The values whose slot is kept, in row order, written to ``out``; returns how many."""
+    found = 0
+    for i in range(x.shape[0]):
+        if keep[slots[i]]:
+            out[found] = x[i]
+            found += 1
+    return found
+
+
+@_jit
+def bins_from_table(x, slots, base, edges, found, start, stop):  # pragma: no cover - compiled
+    """Right-closed bins of rows ``start .. stop - 1`` from a slot table (see ``bins_right_closed``).
+
+    ``base[slot]`` is the interval (>= -1), ``-3 - i`` when the slot holds
+    ``edges[i]`` only (one comparison decides), or ``-2`` (binary search:
+    ``searchsorted(edges, x, "left") - 1``, the lowest edge in interval 0).
+    """
+    last = edges.shape[0] - 1
+    for i in range(start, stop):
+        code = base[slots[i]]
+        value = x[i]
+        if code >= -1:
+            found[i] = code
+        elif code <= -3:
+            edge = -3 - code
+            found[i] = edge - 1 + (1 if value > edges[edge] else 0)
+        elif value != value:
+            found[i] = last
+        elif value == edges[0]:
+            found[i] = 0
+        else:
+            lo, hi = 0, last + 1  # the first edge >= value
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if edges[mid] < value:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            found[i] = lo - 1
+
+
+@_jit
+def spread_sums(groups, values, column, reference, centred, squares):  # pragma: no cover - compiled
+    """``centred[g] += d - r[g]`` and ``squares[g] += (d - r[g])**2`` over the rows, in row order.
+
+    ``d`` is ``values[:, column]``; the NumPy path is ``take``, ``subtract``
+    and two ``bincount`` (see :func:`pyale._core.map.sums.group_sums`).
+    """
+    for i in range(groups.shape[0]):
+        g = groups[i]
+        shifted = values[i, column] - reference[g]
+        centred[g] += shifted
+        squared = shifted * shifted
+        squares[g] += squared
+
+
+@_jit
+def spread_sums_weighted(groups, values, column, reference, weights, centred, squares):  # pragma: no cover
+    """:func:`spread_sums` with row weights: ``w (d - r)`` and ``w (d - r) (d - r)``."""
+    for i in range(groups.shape[0]):
+        g = groups[i]
+        shifted = values[i, column] - reference[g]
+        weighted = shifted * weights[i]
+        centred[g] += weighted
+        squared = weighted * shifted
+        squares[g] += squared

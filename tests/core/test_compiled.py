@@ -1,0 +1,171 @@
+"""The compiled row loops (numba, optional) give the NumPy path's numbers bit for bit.
+
+The loops of :mod:`pyale._compiled` are plain Python functions when numba is
+missing, so their logic is checked against the NumPy passes on small inputs
+on every stack; with numba installed the whole estimator runs both ways
+(``PYALE_COMPILED=0`` and ``1``) and must agree exactly.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pyale
+from pyale import _compiled as compiled
+from pyale._core.map import sums as sums_module
+from pyale._rbase import cells
+
+has_numba = compiled.numba is not None
+needs_numba = pytest.mark.skipif(not has_numba, reason="numba is not installed (the optional 'fast' extra)")
+
+
+def identical(a, b) -> bool:
+    a, b = np.asarray(a), np.asarray(b)
+    return a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b, equal_nan=True) and np.array_equal(
+        np.signbit(a), np.signbit(b))
+
+
+@pytest.mark.parametrize("value", ["2", "yes", "-1"])
+def test_bad_setting_is_refused(monkeypatch, value):
+    monkeypatch.setenv("PYALE_COMPILED", value)
+    with pytest.raises(ValueError, match=re.escape(f"PYALE_COMPILED must be 0 or 1. Got {value!r} instead.")):
+        compiled.enabled()
+
+
+def test_zero_keeps_the_numpy_path(monkeypatch):
+    monkeypatch.setenv("PYALE_COMPILED", "0")
+    assert not compiled.enabled()
+    monkeypatch.setenv("PYALE_COMPILED", "1")
+    assert compiled.enabled() == has_numba
+
+
+# ------------------------------------------------------------------ the loops themselves (any stack)
+def test_slot_fill_matches_the_numpy_slots():
+    rng = np.random.default_rng(0)
+    x = np.concatenate([rng.normal(size=3000), [-0.0, 0.0]])
+    low, high = float(x.min()), float(x.max())
+    scale = (1 << 14) / (high - low)
+    slots, counts = np.empty(x.shape[0], dtype=np.uint16), np.zeros((1 << 14) + 2, dtype=np.int64)
+    _plain(compiled.slot_fill)(x, low, scale, slots, counts, 0, x.shape[0])
+    expected = (((x - low) * scale) + 1.0).astype(np.uint16)
+    assert identical(slots, expected)
+    assert identical(counts, np.bincount(expected, minlength=counts.shape[0]))
+
+
+def _plain(fn):
+    return fn.py_func if has_numba else fn
+
+
+def test_bins_from_table_answers_every_code_like_binary_search():
+    edges = np.array([-1.0, 0.0, 0.5, 0.5000001, 2.0])
+    x = np.array([-1.0, -2.0, -0.5, 0.0, 0.25, 0.5, 0.50000005, 0.5000001, 1.0, 2.0, 3.0, -0.0])
+    expected = np.searchsorted(edges, x, side="left") - 1
+    expected[x == edges[0]] = 0
+    # One slot per value; the table answers some directly, some by one comparison, the rest by search.
+    slots = np.arange(x.shape[0], dtype=np.uint16)
+    base = np.full(x.shape[0], -2, dtype=np.int64)
+    base[2] = 0  # -0.5 lies in interval 0
+    base[4] = -3 - 2  # 0.25 shares a slot with edges[2] only: one comparison
+    base[8] = -3 - 4  # 1.0 with edges[4]
+    found = np.empty(x.shape[0], dtype=np.int64)
+    _plain(compiled.bins_from_table)(x, slots, base, edges, found, 0, x.shape[0])
+    assert identical(found, expected)
+
+
+def test_select_slots_keeps_row_order():
+    x = np.array([3.0, 1.0, 2.0, -0.0, 0.0, 5.0])
+    slots = np.array([1, 0, 1, 2, 2, 0], dtype=np.uint16)
+    keep = np.array([False, True, True])
+    out = np.empty(4)
+    assert _plain(compiled.select_slots)(x, slots, keep, out) == 4
+    assert identical(out, x[keep[slots]])
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_spread_loops_add_like_bincount(weighted):
+    rng = np.random.default_rng(1)
+    groups = rng.integers(0, 7, 500)
+    values = rng.normal(size=(500, 2)) * 1e3 + 1e6
+    reference = rng.normal(size=7) + 1e6
+    weights = rng.random(500)
+    centred, squares = np.zeros(7), np.zeros(7)
+    if weighted:
+        _plain(compiled.spread_sums_weighted)(groups, values, 1, reference, weights, centred, squares)
+    else:
+        _plain(compiled.spread_sums)(groups, values, 1, reference, centred, squares)
+    shifted = values[:, 1] - reference[groups]
+    weighted_shifted = shifted * weights if weighted else shifted
+    assert identical(centred, np.bincount(groups, weights=weighted_shifted, minlength=7))
+    assert identical(squares, np.bincount(groups, weights=weighted_shifted * shifted, minlength=7))
+
+
+# ------------------------------------------------------------------ both paths end to end (numba)
+def both_ways(monkeypatch, fn):
+    out = []
+    for setting in ("0", "1"):
+        monkeypatch.setenv("PYALE_COMPILED", setting)
+        cells._memo.clear()
+        out.append(fn())
+    return out
+
+
+@needs_numba
+@pytest.mark.parametrize("kind", ["normal", "integers", "heavy tails", "signed zeros", "sorted"])
+def test_grid_and_bins_are_identical(monkeypatch, kind):
+    rng = np.random.default_rng(2)
+    n = 120_000
+    x = {"normal": rng.normal(size=n), "integers": rng.integers(0, 30, n).astype(float),
+         "heavy tails": rng.standard_cauchy(n), "signed zeros": np.where(rng.random(n) < 0.3, -0.0, rng.normal(size=n)),
+         "sorted": np.sort(rng.normal(size=n))}[kind]
+    positions = np.unique(np.floor(np.linspace(0, n - 1, 41)).astype(np.intp))
+    plain, fast = both_ways(monkeypatch, lambda: cells.order_statistics(x, positions))
+    assert identical(plain, fast)
+    edges = np.unique(plain)
+    for grid in (edges, np.concatenate([[edges[0] - 1.0], edges[1:-1], [edges[-1] + 1.0]])):
+        plain, fast = both_ways(monkeypatch, lambda: cells.bins_right_closed(x, grid))
+        assert identical(plain, fast)
+
+
+@needs_numba
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("counted", [False, True])
+def test_group_sums_are_identical(monkeypatch, weighted, counted):
+    rng = np.random.default_rng(3)
+    n, n_groups = 600_000, 40
+    groups = rng.integers(0, n_groups, n)
+    values = rng.normal(size=(n, 2)) + 1e5
+    values[: n // 2, 0] = 7.0  # constant differences in part of the rows
+    weights = rng.random(n) if weighted else None
+    counts = np.bincount(groups, minlength=n_groups) if counted and not weighted else None
+    plain, fast = both_ways(monkeypatch, lambda: sums_module.group_sums(groups, n_groups, values, weights,
+                                                                        spread=True, counts=counts))
+    for field in ("rows", "weight", "total", "reference", "centred", "squares"):
+        assert identical(getattr(plain, field), getattr(fast, field)), field
+
+
+@needs_numba
+def test_ale_is_identical_both_ways(monkeypatch):
+    rng = np.random.default_rng(4)
+    n = 150_000
+    X = pd.DataFrame({"a": rng.normal(size=n), "b": rng.integers(0, 20, n).astype(float), "c": rng.normal(size=n)})
+
+    def model(frame):
+        return frame["a"].to_numpy() * frame["b"].to_numpy() + np.sin(frame["c"].to_numpy())
+
+    def run():
+        one = pyale.ale(model, X, ["a", "b", ("a", "c")], n_intervals=25)
+        weighted = pyale.ale(model, X, "c", n_intervals=25, sample_weight=rng_weights)
+        aleplot = pyale.ALEPlot(X, None, lambda m, d: model(d), J="a", K=30, plot=False)
+        return one, weighted, aleplot
+
+    rng_weights = np.random.default_rng(5).random(n)
+    plain, fast = both_ways(monkeypatch, run)
+    for a, b in zip(list(plain[0]) + [plain[1]], list(fast[0]) + [fast[1]]):
+        assert all(identical(u, v) for u, v in zip(a.grid, b.grid))
+        for field in ("effects", "counts", "heterogeneity"):
+            assert identical(getattr(a, field), getattr(b, field)), field
+    assert identical(plain[2].f_values, fast[2].f_values) and identical(plain[2].x_values, fast[2].x_values)
