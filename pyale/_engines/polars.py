@@ -4,13 +4,22 @@ The global order of the rows is the order ``lf.collect()`` gives.  Every
 pass runs the query on polars' streaming engine
 (``lf.collect_batches(engine="streaming")``, order maintained), reading only
 the columns the pass names (a projection polars pushes down into a Parquet
-or CSV scan), and joins its batches into blocks of :data:`ROWS_PER_BLOCK`
-rows (the last may be shorter), each converted to pandas as
+or CSV scan), and joins its batches into blocks of :func:`block_rows` rows
+(the last may be shorter), each converted to pandas as
 ``lf.collect().to_pandas()`` converts the whole frame.  So the whole frame
-is never collected: at most a block and the batches polars buffers are in
-memory at once.  Blocks are consecutive, so the offsets are the running row
-count, and every block but the last ends on a multiple of
-:data:`ROWS_PER_BLOCK` (a multiple of the bootstrap's chunk).
+is never collected: at most a few blocks and the batches polars buffers are
+in memory at once.  Blocks are consecutive, so the offsets are the running
+row count, and every block but the last ends on a multiple of the block
+size (a multiple of the bootstrap's chunk of 4,096 rows).
+
+A block holds :data:`ROWS_PER_BLOCK` rows (2**20), fewer where its columns
+are wide, so that it holds at most about :data:`BYTES_PER_BLOCK` bytes.
+Large blocks make few model calls: each call has a fixed cost (the model's
+own, converting the shifted rows to a polars frame, the wake-up of the
+model's BLAS threads) that blocks of 2**18 rows paid 1,078 times in the
+benchmark of ``docs/performance.md`` where blocks of 2**20 pay it 280 times;
+much larger blocks cost more again, in the kernel's zeroing of the fresh
+pages each block's working arrays take (measured in the same place).
 
 A first pass counts the rows and the missing values of the integer and
 boolean columns, which decide their pandas dtypes, as for a whole collected
@@ -26,13 +35,24 @@ Everything runs in this process: polars' threads read and decode, and the
 mapped function, with the model inside, runs on each block in a pool of
 :func:`pyale._threads.num_threads` threads, as Dask's threaded scheduler
 runs it on partitions (at most one block more than threads is held at
-once; the results are added in the rows' order).  Nothing is pickled.  polars itself is imported only when such a frame is used.  An
+once; the results are added in the rows' order).  While the pool runs, the
+thread pools of the native libraries the model may use (BLAS, OpenMP) are
+held to at most ``CPUs // threads`` threads each, as joblib does for its
+workers and Dask's distributed workers do (``OPENBLAS_NUM_THREADS=1``):
+otherwise each of the pool's model calls wakes a full set of BLAS threads,
+which spin on the cores the other calls need (a third of the CPU time of
+the benchmark's run on 2 cores).  A limit is only ever lowered, never
+raised, and is restored when the pass ends; it needs threadpoolctl
+(installed with scikit-learn), without which nothing is limited.  Nothing
+is pickled.  polars itself is imported only when such a frame is used.  An
 eager ``polars.DataFrame`` is not this engine's: it is converted to pandas
 once (:func:`pyale._inputs.frames.as_pandas`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Sequence
@@ -43,14 +63,20 @@ from .._threads import num_threads
 from .base import Engine, add_results
 from .base import DataChangedError
 
-__all__ = ["ENGINE", "NAME", "MODULES", "PolarsLazyEngine", "ROWS_PER_BLOCK", "accepts", "drop", "owns"]
+__all__ = ["BYTES_PER_BLOCK", "ENGINE", "NAME", "MODULES", "PolarsLazyEngine", "ROWS_PER_BLOCK", "accepts",
+           "block_rows", "drop", "owns"]
 
 #: How messages name the data this engine computes on.
 NAME = "polars LazyFrame"
 #: How the modules of polars' types begin (read off an object's type: nothing is imported).
 MODULES = ("polars.",)
-#: Rows per block handed to the function (a multiple of the bootstrap's chunk, 4096 rows).
-ROWS_PER_BLOCK = 1 << 18
+#: Rows per block handed to the function, at most (a multiple of the bootstrap's chunk, 4096 rows).
+ROWS_PER_BLOCK = 1 << 20
+#: Bytes per block, about, at most: wide frames get fewer rows per block (never fewer than 4096).
+BYTES_PER_BLOCK = 1 << 27
+_CHUNK = 4096
+#: Bytes a value of a column of this pandas dtype kind is counted as (strings and objects: a guess).
+_OBJECT_BYTES = 64
 _INTEGRAL = ("Int8", "Int16", "Int32", "Int64", "Int128", "UInt8", "UInt16", "UInt32", "UInt64")
 
 
@@ -67,6 +93,45 @@ def accepts(data) -> bool:
 def drop(data, column):
     """``data`` without ``column``."""
     return data.drop(column)
+
+
+def block_rows(dtypes) -> int:
+    """Rows per block for columns of these pandas ``dtypes``: :data:`ROWS_PER_BLOCK`, fewer for wide rows.
+
+    The rows are cut to about :data:`BYTES_PER_BLOCK` bytes, in whole chunks
+    of 4096 rows (at least one); a smaller :data:`ROWS_PER_BLOCK` always wins.
+    """
+    row_bytes = sum(_OBJECT_BYTES if dtype == object else getattr(dtype, "itemsize", _OBJECT_BYTES)
+                    for dtype in dtypes)
+    by_bytes = max(_CHUNK, BYTES_PER_BLOCK // max(row_bytes, 1) // _CHUNK * _CHUNK)
+    return min(ROWS_PER_BLOCK, by_bytes)
+
+
+@contextlib.contextmanager
+def _native_threads_at_most(limit: int):
+    """The native thread pools (BLAS, OpenMP) of this process at ``limit`` threads at most, while inside."""
+    try:
+        from threadpoolctl import threadpool_info, threadpool_limits
+    except ImportError:  # optional: nothing is limited
+        yield
+        return
+    current: dict = {}
+    for library in threadpool_info():
+        prefix = library["prefix"]
+        current[prefix] = min(current.get(prefix, library["num_threads"]), library["num_threads"])
+    lowered = {prefix: limit for prefix, threads in current.items() if threads > limit}
+    if not lowered:
+        yield
+        return
+    with threadpool_limits(limits=lowered):
+        yield
+
+
+def _usable_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
 
 
 def _typed(block: pd.DataFrame, dtypes: dict) -> pd.DataFrame:
@@ -112,15 +177,15 @@ class PolarsLazyEngine(Engine):
         The data (never modified).  Its query must give the same rows in the
         same order every time.
     rows_per_block : int, optional
-        Rows per block handed to the mapped function (:data:`ROWS_PER_BLOCK`
-        by default).
+        Rows per block handed to the mapped function (by default
+        :func:`block_rows` of the columns each pass reads).
     """
 
     name = NAME
 
     def __init__(self, lf, *, rows_per_block: int | None = None):
         self.lf = lf
-        self.rows_per_block = ROWS_PER_BLOCK if rows_per_block is None else rows_per_block
+        self.rows_per_block = rows_per_block
         self.schema = lf.collect_schema()
         self.columns = pd.Index(list(self.schema.names()))
         self._n_rows: int | None = None
@@ -179,18 +244,20 @@ class PolarsLazyEngine(Engine):
     ) -> Any:
         query, names = self._projected(columns)
         dtypes = {name: self.dtypes[name] for name in names}
-        batches = query.collect_batches(chunk_size=self.rows_per_block, maintain_order=True, engine="streaming")
+        rows = block_rows(dtypes.values()) if self.rows_per_block is None else self.rows_per_block
+        batches = query.collect_batches(chunk_size=rows, maintain_order=True, engine="streaming")
         workers = num_threads()
         total, seen, pending = None, 0, deque()
         pool = ThreadPoolExecutor(workers, thread_name_prefix="pyale-polars")
         try:
-            for block in _blocks(batches, dtypes, self.rows_per_block):
-                pending.append(pool.submit(func, block, seen))
-                seen += block.shape[0]
-                while len(pending) > workers:  # at most workers + 1 blocks in memory
+            with _native_threads_at_most(max(1, _usable_cpus() // workers)):
+                for block in _blocks(batches, dtypes, rows):
+                    pending.append(pool.submit(func, block, seen))
+                    seen += block.shape[0]
+                    while len(pending) > workers:  # at most workers + 1 blocks in memory
+                        total = _added(total, pending.popleft().result(), combine)
+                while pending:  # combined in the rows' order: the same numbers on every run
                     total = _added(total, pending.popleft().result(), combine)
-            while pending:  # combined in the rows' order: the same numbers on every run
-                total = _added(total, pending.popleft().result(), combine)
         finally:
             pool.shutdown(cancel_futures=True)
         if seen != self.n_rows:
