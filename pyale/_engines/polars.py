@@ -36,15 +36,18 @@ mapped function, with the model inside, runs on each block in a pool of
 :func:`pyale._threads.num_threads` threads, as Dask's threaded scheduler
 runs it on partitions (at most one block more than threads is held at
 once; the results are added in the rows' order).  While the pool runs, the
-thread pools of the native libraries the model may use (BLAS, OpenMP) are
-held to at most ``CPUs // threads`` threads each, as joblib does for its
-workers and Dask's distributed workers do (``OPENBLAS_NUM_THREADS=1``):
-otherwise each of the pool's model calls wakes a full set of BLAS threads,
-which spin on the cores the other calls need (a third of the CPU time of
-the benchmark's run on 2 cores).  A limit is only ever lowered, never
-raised, and is restored when the pass ends; it needs threadpoolctl
-(installed with scikit-learn), without which nothing is limited.  Nothing
-is pickled.  polars itself is imported only when such a frame is used.  An
+thread pools of the native libraries the model may use are held to at most
+``CPUs // threads`` threads each, as joblib does for its workers and Dask's
+distributed workers do (``OPENBLAS_NUM_THREADS=1``): otherwise each of the
+pool's model calls wakes a full set of BLAS threads, which spin on the cores
+the other calls need (a third of the CPU time of the benchmark's run on 2
+cores).  BLAS's setting, one for the process, is lowered for the pass and
+restored after it; OpenMP's, each thread's own, is lowered in each of the
+pool's threads.  A limit is only ever lowered, never raised.  This needs
+threadpoolctl (installed with scikit-learn), without which nothing is
+limited.  Limits change no number: the model's answers do not depend on
+its thread count (for OpenBLAS, each output is computed by one thread in
+the same order), and pyale's sums do not see them.  Nothing is pickled.  polars itself is imported only when such a frame is used.  An
 eager ``polars.DataFrame`` is not this engine's: it is converted to pandas
 once (:func:`pyale._inputs.frames.as_pandas`).
 """
@@ -107,24 +110,44 @@ def block_rows(dtypes) -> int:
     return min(ROWS_PER_BLOCK, by_bytes)
 
 
-@contextlib.contextmanager
-def _native_threads_at_most(limit: int):
-    """The native thread pools (BLAS, OpenMP) of this process at ``limit`` threads at most, while inside."""
+def _lowered(limit: int, user_api: str) -> dict:
+    """``{prefix: limit}`` for this thread's native pools of ``user_api`` that run more than ``limit`` threads."""
     try:
-        from threadpoolctl import threadpool_info, threadpool_limits
+        from threadpoolctl import threadpool_info
     except ImportError:  # optional: nothing is limited
-        yield
-        return
+        return {}
     current: dict = {}
     for library in threadpool_info():
-        prefix = library["prefix"]
-        current[prefix] = min(current.get(prefix, library["num_threads"]), library["num_threads"])
-    lowered = {prefix: limit for prefix, threads in current.items() if threads > limit}
+        if library["user_api"] == user_api:
+            prefix = library["prefix"]
+            current[prefix] = min(current.get(prefix, library["num_threads"]), library["num_threads"])
+    return {prefix: limit for prefix, threads in current.items() if threads > limit}
+
+
+@contextlib.contextmanager
+def _blas_threads_at_most(limit: int):
+    """The BLAS thread pools of this process (one setting for all threads) at ``limit`` threads at most, inside."""
+    lowered = _lowered(limit, "blas")
     if not lowered:
         yield
         return
+    from threadpoolctl import threadpool_limits
+
     with threadpool_limits(limits=lowered):
         yield
+
+
+def _openmp_threads_at_most(limit: int) -> None:
+    """This thread's OpenMP teams at ``limit`` threads at most (OpenMP's setting is the calling thread's own).
+
+    Run once in each of the pool's threads, which end with the pass, so
+    nothing needs restoring.
+    """
+    lowered = _lowered(limit, "openmp")
+    if lowered:
+        from threadpoolctl import threadpool_limits
+
+        threadpool_limits(limits=lowered)
 
 
 def _usable_cpus() -> int:
@@ -247,10 +270,12 @@ class PolarsLazyEngine(Engine):
         rows = block_rows(dtypes.values()) if self.rows_per_block is None else self.rows_per_block
         batches = query.collect_batches(chunk_size=rows, maintain_order=True, engine="streaming")
         workers = num_threads()
+        inner = max(1, _usable_cpus() // workers)  # native threads per model call
         total, seen, pending = None, 0, deque()
-        pool = ThreadPoolExecutor(workers, thread_name_prefix="pyale-polars")
+        pool = ThreadPoolExecutor(workers, thread_name_prefix="pyale-polars", initializer=_openmp_threads_at_most,
+                                  initargs=(inner,))
         try:
-            with _native_threads_at_most(max(1, _usable_cpus() // workers)):
+            with _blas_threads_at_most(inner):
                 for block in _blocks(batches, dtypes, rows):
                     pending.append(pool.submit(func, block, seen))
                     seen += block.shape[0]
