@@ -648,6 +648,29 @@ def test_engine_benchmark_runs_small(dask_dataframe, tmp_path, capsys, child_env
         np.testing.assert_allclose(polars["effects"][name], effects, rtol=0, atol=1e-12)
 
 
+def test_engine_profile_names_each_pass_and_its_time(tmp_path, capsys, child_environment):
+    """benchmarks/profile_engines.py on a small data set: the four passes of pyale.ale on a polars LazyFrame."""
+    pytest.importorskip("polars")
+    import json
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import profile_engines
+
+    out = tmp_path / "profile.json"
+    assert profile_engines.main(["--dir", str(tmp_path), "--rows", "20000", "--engines", "polars",
+                                 "--json", str(out)]) == 0
+    (result,) = json.loads(out.read_text())
+    askers = [p["asker"].rsplit(".", 1)[-1] for p in result["passes"]]
+    assert askers[0] == "column_checks" and askers[-1] == "estimate"  # the edges' passes between: fewer when small
+    assert set(askers[1:-1]) == {"select_order_statistics"}
+    estimate = result["passes"][-1]
+    assert estimate["calls"] == 14 * estimate["blocks"]  # 5 features x 2 edges and a pair's 4 corners per block
+    assert 0 < estimate["model"] <= estimate["func"] and estimate["func"] <= estimate["cpu"] * 1.5
+    assert f"| all {len(askers)} passes |" in capsys.readouterr().out
+
+
 def test_dask_engine_refuses_data_that_change_between_passes(dask_dataframe):
     from dask import delayed
 
