@@ -110,31 +110,31 @@ def block_rows(dtypes) -> int:
     return min(ROWS_PER_BLOCK, by_bytes)
 
 
-def _lowered(limit: int, user_api: str) -> dict:
-    """``{prefix: limit}`` for this thread's native pools of ``user_api`` that run more than ``limit`` threads."""
+def _limited(limit: int, user_api: str):
+    """A limiter of this thread's native pools of ``user_api`` that run more than ``limit`` threads, or None.
+
+    Each library is chosen by its file, so only those above ``limit`` are
+    touched: a limit is never raised.
+    """
     try:
-        from threadpoolctl import threadpool_info
+        from threadpoolctl import ThreadpoolController
     except ImportError:  # optional: nothing is limited
-        return {}
-    current: dict = {}
-    for library in threadpool_info():
-        if library["user_api"] == user_api:
-            prefix = library["prefix"]
-            current[prefix] = min(current.get(prefix, library["num_threads"]), library["num_threads"])
-    return {prefix: limit for prefix, threads in current.items() if threads > limit}
+        return None
+    controller = ThreadpoolController()
+    above = [library["filepath"] for library in controller.info()
+             if library["user_api"] == user_api and library["num_threads"] > limit]
+    return controller.select(filepath=above).limit(limits=limit) if above else None
 
 
 @contextlib.contextmanager
 def _blas_threads_at_most(limit: int):
     """The BLAS thread pools of this process (one setting for all threads) at ``limit`` threads at most, inside."""
-    lowered = _lowered(limit, "blas")
-    if not lowered:
+    limiter = _limited(limit, "blas")
+    try:
         yield
-        return
-    from threadpoolctl import threadpool_limits
-
-    with threadpool_limits(limits=lowered):
-        yield
+    finally:
+        if limiter is not None:
+            limiter.restore_original_limits()
 
 
 def _openmp_threads_at_most(limit: int) -> None:
@@ -143,11 +143,7 @@ def _openmp_threads_at_most(limit: int) -> None:
     Run once in each of the pool's threads, which end with the pass, so
     nothing needs restoring.
     """
-    lowered = _lowered(limit, "openmp")
-    if lowered:
-        from threadpoolctl import threadpool_limits
-
-        threadpool_limits(limits=lowered)
+    _limited(limit, "openmp")
 
 
 def _usable_cpus() -> int:

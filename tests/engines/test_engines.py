@@ -564,6 +564,10 @@ def test_polars_lazy_engine_holds_native_thread_pools_while_it_maps(monkeypatch)
         assert seen == before
     assert threads() == before
 
+    monkeypatch.setattr(polars_engine, "_usable_cpus", lambda: 2)
+    monkeypatch.setitem(__import__("sys").modules, "threadpoolctl", None)  # not installed: nothing is limited
+    assert engine.map_reduce(lambda block, offset: block.shape[0]) == 40
+
 
 # --- the registry ------------------------------------------------------------------------
 
