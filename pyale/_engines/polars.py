@@ -4,13 +4,22 @@ The global order of the rows is the order ``lf.collect()`` gives.  Every
 pass runs the query on polars' streaming engine
 (``lf.collect_batches(engine="streaming")``, order maintained), reading only
 the columns the pass names (a projection polars pushes down into a Parquet
-or CSV scan), and joins its batches into blocks of :data:`ROWS_PER_BLOCK`
-rows (the last may be shorter), each converted to pandas as
+or CSV scan), and joins its batches into blocks of :func:`block_rows` rows
+(the last may be shorter), each converted to pandas as
 ``lf.collect().to_pandas()`` converts the whole frame.  So the whole frame
-is never collected: at most a block and the batches polars buffers are in
-memory at once.  Blocks are consecutive, so the offsets are the running row
-count, and every block but the last ends on a multiple of
-:data:`ROWS_PER_BLOCK` (a multiple of the bootstrap's chunk).
+is never collected: at most a few blocks and the batches polars buffers are
+in memory at once.  Blocks are consecutive, so the offsets are the running
+row count, and every block but the last ends on a multiple of the block
+size (a multiple of the bootstrap's chunk of 4,096 rows).
+
+A block holds :data:`ROWS_PER_BLOCK` rows (2**20), fewer where its columns
+are wide, so that it holds at most about :data:`BYTES_PER_BLOCK` bytes.
+Large blocks make few model calls: each call has a fixed cost (the model's
+own, converting the shifted rows to a polars frame, the wake-up of the
+model's BLAS threads) that blocks of 2**18 rows paid 1,078 times in the
+benchmark of ``docs/performance.md`` where blocks of 2**20 pay it 280 times;
+much larger blocks cost more again, in the kernel's zeroing of the fresh
+pages each block's working arrays take (measured in the same place).
 
 A first pass counts the rows and the missing values of the integer and
 boolean columns, which decide their pandas dtypes, as for a whole collected
@@ -26,13 +35,27 @@ Everything runs in this process: polars' threads read and decode, and the
 mapped function, with the model inside, runs on each block in a pool of
 :func:`pyale._threads.num_threads` threads, as Dask's threaded scheduler
 runs it on partitions (at most one block more than threads is held at
-once; the results are added in the rows' order).  Nothing is pickled.  polars itself is imported only when such a frame is used.  An
+once; the results are added in the rows' order).  While the pool runs, the
+thread pools of the native libraries the model may use are held to at most
+``CPUs // threads`` threads each, as joblib does for its workers and Dask's
+distributed workers do (``OPENBLAS_NUM_THREADS=1``): otherwise each of the
+pool's model calls wakes a full set of BLAS threads, which spin on the cores
+the other calls need (a third of the CPU time of the benchmark's run on 2
+cores).  BLAS's setting, one for the process, is lowered for the pass and
+restored after it; OpenMP's, each thread's own, is lowered in each of the
+pool's threads.  A limit is only ever lowered, never raised.  This needs
+threadpoolctl (installed with scikit-learn), without which nothing is
+limited.  Limits change no number: the model's answers do not depend on
+its thread count (for OpenBLAS, each output is computed by one thread in
+the same order), and pyale's sums do not see them.  Nothing is pickled.  polars itself is imported only when such a frame is used.  An
 eager ``polars.DataFrame`` is not this engine's: it is converted to pandas
 once (:func:`pyale._inputs.frames.as_pandas`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Sequence
@@ -43,14 +66,20 @@ from .._threads import num_threads
 from .base import Engine, add_results
 from .base import DataChangedError
 
-__all__ = ["ENGINE", "NAME", "MODULES", "PolarsLazyEngine", "ROWS_PER_BLOCK", "accepts", "drop", "owns"]
+__all__ = ["BYTES_PER_BLOCK", "ENGINE", "NAME", "MODULES", "PolarsLazyEngine", "ROWS_PER_BLOCK", "accepts",
+           "block_rows", "drop", "owns"]
 
 #: How messages name the data this engine computes on.
 NAME = "polars LazyFrame"
 #: How the modules of polars' types begin (read off an object's type: nothing is imported).
 MODULES = ("polars.",)
-#: Rows per block handed to the function (a multiple of the bootstrap's chunk, 4096 rows).
-ROWS_PER_BLOCK = 1 << 18
+#: Rows per block handed to the function, at most (a multiple of the bootstrap's chunk, 4096 rows).
+ROWS_PER_BLOCK = 1 << 20
+#: Bytes per block, about, at most: wide frames get fewer rows per block (never fewer than 4096).
+BYTES_PER_BLOCK = 1 << 27
+_CHUNK = 4096
+#: Bytes a value of a column of this pandas dtype kind is counted as (strings and objects: a guess).
+_OBJECT_BYTES = 64
 _INTEGRAL = ("Int8", "Int16", "Int32", "Int64", "Int128", "UInt8", "UInt16", "UInt32", "UInt64")
 
 
@@ -67,6 +96,61 @@ def accepts(data) -> bool:
 def drop(data, column):
     """``data`` without ``column``."""
     return data.drop(column)
+
+
+def block_rows(dtypes) -> int:
+    """Rows per block for columns of these pandas ``dtypes``: :data:`ROWS_PER_BLOCK`, fewer for wide rows.
+
+    The rows are cut to about :data:`BYTES_PER_BLOCK` bytes, in whole chunks
+    of 4096 rows (at least one); a smaller :data:`ROWS_PER_BLOCK` always wins.
+    """
+    row_bytes = sum(_OBJECT_BYTES if dtype == object else getattr(dtype, "itemsize", _OBJECT_BYTES)
+                    for dtype in dtypes)
+    by_bytes = max(_CHUNK, BYTES_PER_BLOCK // max(row_bytes, 1) // _CHUNK * _CHUNK)
+    return min(ROWS_PER_BLOCK, by_bytes)
+
+
+def _limited(limit: int, user_api: str):
+    """A limiter of this thread's native pools of ``user_api`` that run more than ``limit`` threads, or None.
+
+    Each library is chosen by its file, so only those above ``limit`` are
+    touched: a limit is never raised.
+    """
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:  # optional: nothing is limited
+        return None
+    controller = ThreadpoolController()
+    above = [library["filepath"] for library in controller.info()
+             if library["user_api"] == user_api and library["num_threads"] > limit]
+    return controller.select(filepath=above).limit(limits=limit) if above else None
+
+
+@contextlib.contextmanager
+def _blas_threads_at_most(limit: int):
+    """The BLAS thread pools of this process (one setting for all threads) at ``limit`` threads at most, inside."""
+    limiter = _limited(limit, "blas")
+    try:
+        yield
+    finally:
+        if limiter is not None:
+            limiter.restore_original_limits()
+
+
+def _openmp_threads_at_most(limit: int) -> None:
+    """This thread's OpenMP teams at ``limit`` threads at most (OpenMP's setting is the calling thread's own).
+
+    Run once in each of the pool's threads, which end with the pass, so
+    nothing needs restoring.
+    """
+    _limited(limit, "openmp")
+
+
+def _usable_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
 
 
 def _typed(block: pd.DataFrame, dtypes: dict) -> pd.DataFrame:
@@ -112,15 +196,15 @@ class PolarsLazyEngine(Engine):
         The data (never modified).  Its query must give the same rows in the
         same order every time.
     rows_per_block : int, optional
-        Rows per block handed to the mapped function (:data:`ROWS_PER_BLOCK`
-        by default).
+        Rows per block handed to the mapped function (by default
+        :func:`block_rows` of the columns each pass reads).
     """
 
     name = NAME
 
     def __init__(self, lf, *, rows_per_block: int | None = None):
         self.lf = lf
-        self.rows_per_block = ROWS_PER_BLOCK if rows_per_block is None else rows_per_block
+        self.rows_per_block = rows_per_block
         self.schema = lf.collect_schema()
         self.columns = pd.Index(list(self.schema.names()))
         self._n_rows: int | None = None
@@ -179,18 +263,22 @@ class PolarsLazyEngine(Engine):
     ) -> Any:
         query, names = self._projected(columns)
         dtypes = {name: self.dtypes[name] for name in names}
-        batches = query.collect_batches(chunk_size=self.rows_per_block, maintain_order=True, engine="streaming")
+        rows = block_rows(dtypes.values()) if self.rows_per_block is None else self.rows_per_block
+        batches = query.collect_batches(chunk_size=rows, maintain_order=True, engine="streaming")
         workers = num_threads()
+        inner = max(1, _usable_cpus() // workers)  # native threads per model call
         total, seen, pending = None, 0, deque()
-        pool = ThreadPoolExecutor(workers, thread_name_prefix="pyale-polars")
+        pool = ThreadPoolExecutor(workers, thread_name_prefix="pyale-polars", initializer=_openmp_threads_at_most,
+                                  initargs=(inner,))
         try:
-            for block in _blocks(batches, dtypes, self.rows_per_block):
-                pending.append(pool.submit(func, block, seen))
-                seen += block.shape[0]
-                while len(pending) > workers:  # at most workers + 1 blocks in memory
+            with _blas_threads_at_most(inner):
+                for block in _blocks(batches, dtypes, rows):
+                    pending.append(pool.submit(func, block, seen))
+                    seen += block.shape[0]
+                    while len(pending) > workers:  # at most workers + 1 blocks in memory
+                        total = _added(total, pending.popleft().result(), combine)
+                while pending:  # combined in the rows' order: the same numbers on every run
                     total = _added(total, pending.popleft().result(), combine)
-            while pending:  # combined in the rows' order: the same numbers on every run
-                total = _added(total, pending.popleft().result(), combine)
         finally:
             pool.shutdown(cancel_futures=True)
         if seen != self.n_rows:

@@ -505,6 +505,70 @@ def test_polars_lazy_engine_on_an_empty_frame():
     assert engine.map_reduce(lambda block, offset: (block.shape[0], offset)) == (0, 0)
 
 
+def test_polars_lazy_engine_block_rows_follow_the_width_of_the_columns_read(monkeypatch):
+    pl = pytest.importorskip("polars")
+    from pyale._engines import polars as polars_engine
+
+    f8, i4, obj = np.dtype("float64"), np.dtype("int32"), np.dtype(object)
+    assert polars_engine.block_rows([f8] * 10) == polars_engine.ROWS_PER_BLOCK == 1 << 20
+    assert polars_engine.block_rows([f8] * 200) == (1 << 27) // 1600 // 4096 * 4096  # 81,920 rows of 1,600 bytes
+    assert polars_engine.block_rows([obj] * 100) == (1 << 27) // 6400 // 4096 * 4096  # objects: 64 bytes each
+    assert polars_engine.block_rows([f8] * 100_000) == 4096  # never below one bootstrap chunk
+    monkeypatch.setattr(polars_engine, "ROWS_PER_BLOCK", 37)  # a smaller maximum wins
+    assert polars_engine.block_rows([i4]) == 37
+
+    # each pass cuts its blocks by the width of the columns it reads
+    monkeypatch.setattr(polars_engine, "ROWS_PER_BLOCK", 1 << 20)
+    monkeypatch.setattr(polars_engine, "BYTES_PER_BLOCK", 3 * 4096 * 8)  # 3 chunks of one float64 column
+    frame = pd.DataFrame({"a": np.arange(20_000.0), "b": np.arange(20_000.0), "c": np.arange(20_000.0)})
+    engine = polars_engine.PolarsLazyEngine(pl.from_pandas(frame).lazy())
+
+    def sizes(columns):
+        found = engine.map_reduce(lambda block, offset: [(offset, block.shape[0])], lambda a, b: a + b,
+                                  columns=columns)
+        assert [o for o, _ in found] == list(np.cumsum([0] + [n for _, n in found])[:-1])
+        return [n for _, n in found]
+
+    assert sizes(["a"]) == [3 * 4096] + [20_000 - 3 * 4096]
+    assert sizes(["a", "c"]) == [4096] * 4 + [20_000 - 4 * 4096]  # 16 bytes a row: 1.5 chunks, rounded down
+    assert sizes(None) == [4096] * 4 + [20_000 - 4 * 4096]
+
+
+def test_polars_lazy_engine_holds_native_thread_pools_while_it_maps(monkeypatch):
+    pl = pytest.importorskip("polars")
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    from pyale._engines import polars as polars_engine
+
+    np.ones((64, 64)) @ np.ones((64, 64))  # BLAS loaded
+
+    def threads():
+        return {lib["filepath"]: lib["num_threads"] for lib in threadpoolctl.threadpool_info()}
+
+    before = threads()
+    if not before:
+        pytest.skip("no native thread pool (BLAS, OpenMP) is loaded")
+    monkeypatch.setenv("PYALE_NUM_THREADS", "2")
+    monkeypatch.setattr(polars_engine, "_usable_cpus", lambda: 2)  # 2 workers on 2 CPUs: 1 native thread each
+    engine = polars_engine.PolarsLazyEngine(pl.from_pandas(pd.DataFrame({"x": np.arange(40.0)})).lazy(),
+                                            rows_per_block=8)
+
+    def inside(block, offset):  # BLAS's setting is the process's, OpenMP's this worker thread's
+        return [threads()]
+
+    for seen in engine.map_reduce(inside, lambda a, b: a + b):
+        assert seen == {path: 1 for path in before}
+    assert threads() == before  # restored
+
+    monkeypatch.setattr(polars_engine, "_usable_cpus", lambda: 64)  # 32 each: a limit is never raised
+    for seen in engine.map_reduce(inside, lambda a, b: a + b):
+        assert seen == before
+    assert threads() == before
+
+    monkeypatch.setattr(polars_engine, "_usable_cpus", lambda: 2)
+    monkeypatch.setitem(__import__("sys").modules, "threadpoolctl", None)  # not installed: nothing is limited
+    assert engine.map_reduce(lambda block, offset: block.shape[0]) == 40
+
+
 # --- the registry ------------------------------------------------------------------------
 
 
@@ -586,6 +650,29 @@ def test_engine_benchmark_runs_small(dask_dataframe, tmp_path, capsys, child_env
     for name, effects in pandas["effects"].items():
         np.testing.assert_allclose(dask["effects"][name], effects, rtol=0, atol=1e-12)
         np.testing.assert_allclose(polars["effects"][name], effects, rtol=0, atol=1e-12)
+
+
+def test_engine_profile_names_each_pass_and_its_time(tmp_path, capsys, child_environment):
+    """benchmarks/profile_engines.py on a small data set: the four passes of pyale.ale on a polars LazyFrame."""
+    pytest.importorskip("polars")
+    import json
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import profile_engines
+
+    out = tmp_path / "profile.json"
+    assert profile_engines.main(["--dir", str(tmp_path), "--rows", "20000", "--engines", "polars",
+                                 "--json", str(out)]) == 0
+    (result,) = json.loads(out.read_text())
+    askers = [p["asker"].rsplit(".", 1)[-1] for p in result["passes"]]
+    assert askers[0] == "column_checks" and askers[-1] == "estimate"  # the edges' passes between: fewer when small
+    assert set(askers[1:-1]) == {"select_order_statistics"}
+    estimate = result["passes"][-1]
+    assert estimate["calls"] == 14 * estimate["blocks"]  # 5 features x 2 edges and a pair's 4 corners per block
+    assert 0 < estimate["model"] <= estimate["func"] and estimate["func"] <= estimate["cpu"] * 1.5
+    assert f"| all {len(askers)} passes |" in capsys.readouterr().out
 
 
 def test_dask_engine_refuses_data_that_change_between_passes(dask_dataframe):
