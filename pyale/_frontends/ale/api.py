@@ -314,7 +314,10 @@ def ale(
         (see Notes).  A Dask or Spark DataFrame is computed on where it
         lives, partition by partition, and a polars LazyFrame (e.g.
         ``pl.scan_parquet(...)``) in streaming batches without collecting it,
-        with the same numbers (see Notes).
+        with the same numbers (see Notes).  While a LazyFrame's pass runs,
+        the model's BLAS and OpenMP threads are limited to the cores per
+        worker thread (through threadpoolctl, when installed; restored
+        after), as Dask's distributed workers limit them.
     features : column label, pair of labels, or list of those
         One feature, a pair ``(a, b)``, or a list of such entries (then a
         list of results is returned, one per entry).  Labels may be column
