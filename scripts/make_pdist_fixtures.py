@@ -11,6 +11,9 @@ variable of the first two iterations (``set.seed(seed + it)`` under
 L'Ecuyer-CMRG, ``rml``), every iteration's statistics (``rand_stats``), and
 the ALE's ``get(stats = "all")`` table with its p-values and ``y_summary``.
 
+A case in ``FAILING`` passes a ``random_model_call_string`` that stops on some
+iterations (R drops them: ``rand_it_ok``).
+
 Libraries (one R session each): ``ale-0.5.0`` (``$ALE_R_LIB``, default
 ``~/Rlib-ale``) and ``ale-0.5.3`` (``$ALE053_R_LIB``, default ``~/Rlib-ale053``).
 
@@ -46,6 +49,20 @@ CASES = {
     "glm_binomial": (105, 120, "binary", "glm(y ~ x1 + x2 + x3, family = binomial, data = d)", 2, False, 0),
 }
 RAND_IT = 100  # R refuses fewer
+# Cases whose refit fails on purpose: (rand_it, threshold): the refit stops when the random variable's first
+# value exceeds the threshold (R: a random_model_call_string with stop(); pyale's test refit raises alike).
+# R drops those iterations (rand_it_ok < rand_it, with a warning).
+FAILING = {"lm_failing_refits": (130, 1.2)}
+CASES["lm_failing_refits"] = (108, 80, "gaussian", "lm(y ~ x1 + x2 + x3, data = d)", 5, False, 0)
+
+
+def random_model_call_string(name: str) -> str:
+    """R's random_model_call_string for a FAILING case ('' for the others: R's automatic refit)."""
+    if name not in FAILING:
+        return ""
+    threshold = FAILING[name][1]
+    return (f"if (rand_data$random_variable[1] > {threshold!r}) stop('planned failure') else "
+            "lm(y ~ x1 + x2 + x3 + random_variable, data = rand_data)")
 
 
 def case_data(seed: int, rows: int, kind: str) -> dict:
@@ -75,8 +92,9 @@ put <- function(key, v) {
 put_frame <- function(prefix, df) for (nm in names(df)) put(paste0(prefix, nm), df[[nm]])
 model <- eval(parse(text = args[3]))
 seed <- as.numeric(args[4]); surrogate <- as.logical(args[5]); boot_it <- as.numeric(args[6])
-pd <- ALEpDist(model, d, rand_it = %RAND_IT%, seed = seed, surrogate = surrogate, parallel = 0,
-               output_residuals = TRUE, silent = TRUE)
+rand_it <- as.numeric(args[7]); call_string <- if (nzchar(args[8])) args[8] else NULL
+pd <- suppressWarnings(ALEpDist(model, d, rand_it = rand_it, seed = seed, surrogate = surrogate, parallel = 0,
+               random_model_call_string = call_string, output_residuals = TRUE, silent = TRUE))
 rd <- pd@residual_distribution
 put("family_model", gsub(" ", "_", attr(rd, "model")))
 put("family_params", unclass(rd)[seq_along(rd)])
@@ -140,19 +158,22 @@ def run_case(name: str, library: str, tmp: Path, data_seed: int | None = None, s
     lines = [",".join(cols)] + [",".join(float(data[c][i]).hex() for c in cols) for i in range(rows)]
     csv.write_text("\n".join(lines) + "\n")
     script = tmp / "pdist.R"
-    script.write_text(R_SCRIPT.replace("%RAND_IT%", str(RAND_IT)))
+    script.write_text(R_SCRIPT)
+    rand_it = FAILING[name][0] if name in FAILING else RAND_IT
     result = tmp / f"{name}.{library}.txt"
     env_name, default = LIBRARIES[library]
     env = {**os.environ, "R_LIBS": os.path.expanduser(os.environ.get(env_name, default))}
     subprocess.run(["Rscript", str(script), str(csv), str(result), call, str(seed), str(surrogate).upper(),
-                    str(boot_it)], check=True, env=env)
+                    str(boot_it), str(rand_it), random_model_call_string(name)], check=True, env=env)
     r = _parse(result)
     versions = r.pop("versions")
     packages = dict(v.split(" ", 1) for v in versions[1:])
     return {
         "meta": {"generator": "scripts/make_pdist_fixtures.py", "case_name": name, "r_library": library,
                  "r_version": versions[0], "packages": packages, "data_seed": data_seed, "rows": rows,
-                 "response": kind, "r_call": call, "rand_it": RAND_IT, "seed": seed, "surrogate": surrogate,
+                 "response": kind, "r_call": call, "rand_it": rand_it, "seed": seed,
+                 "fail_above": FAILING[name][1] if name in FAILING else None,
+                 "random_model_call_string": random_model_call_string(name) or None, "surrogate": surrogate,
                  "boot_it": boot_it, "rtol": 1e-9,
                  "tolerance_reason": "1e-9 where the residual family's parameters are closed forms; a family fitted "
                                      "by R's nlm/nlminb is matched to R's optimiser tolerance (tests use 1e-4)",
