@@ -9,7 +9,9 @@ and writes back (as hex floats): the residuals, the residual distribution
 ``model_select`` chose (family, parameters, log likelihood), the random
 variable of the first two iterations (``set.seed(seed + it)`` under
 L'Ecuyer-CMRG, ``rml``), every iteration's statistics (``rand_stats``), and
-the ALE's ``get(stats = "all")`` table with its p-values and ``y_summary``.
+the ALE's ``get(stats = "all")`` table with its p-values and ``y_summary``; with
+ale 0.5.3 and a probability response also ``invert_probs()``'s table and p-value
+distribution, and those after ``invert_probs(force = TRUE)``.
 
 A case in ``FAILING`` passes a ``random_model_call_string`` that stops on some
 iterations (R drops them: ``rand_it_ok``).
@@ -47,6 +49,8 @@ CASES = {
     "lm_laplace": (103, 90, "laplace", "lm(y ~ x1 + x2 + x3, data = d)", 3, False, 0),
     "lm_surrogate": (104, 60, "gaussian", "lm(y ~ x1 + x2 + x3, data = d)", 0, True, 0),
     "glm_binomial": (105, 120, "binary", "glm(y ~ x1 + x2 + x3, family = binomial, data = d)", 2, False, 0),
+    # 600 rows: the random ALER bands stay inside [0, 1], so ale 0.5.3's invert_probs() accepts the ALE
+    "glm_binomial_invert": (107, 600, "binary", "glm(y ~ x1 + x2 + x3, family = binomial, data = d)", 1, False, 0),
 }
 RAND_IT = 100  # R refuses fewer
 # Cases whose refit fails on purpose: (rand_it, threshold): the refit stops when the random variable's first
@@ -113,6 +117,15 @@ put_frame("stats_all.", as.data.frame(get(a, stats = "all")))
 put("stats_all_columns", names(get(a, stats = "all")))
 put_frame("stats_estimate.", as.data.frame(get(a, stats = "estimate")))
 ys <- a@params$y_summary
+if (exists("invert_probs", envir = asNamespace("ale")) && all(ys[, 1] >= 0 & ys[, 1] <= 1)) {
+  # ale >= 0.5.2: invert_probs() inverts the p_values too (invert_probs_p), once; force reverts the ALE only
+  ai <- invert_probs(a)
+  put_frame("inverted.stats_all.", as.data.frame(get(ai, stats = "all")))
+  put_frame("inverted.rand_stats.", ai@params$p_values@rand_stats[[1]])
+  ar <- suppressMessages(invert_probs(ai, force = TRUE))
+  put_frame("reverted.stats_all.", as.data.frame(get(ar, stats = "all")))
+  put_frame("reverted.rand_stats.", ar@params$p_values@rand_stats[[1]])
+}
 put("y_summary.rows", rownames(ys))
 put("y_summary.values", as.numeric(ys[, 1]))
 put("versions", c(R.version.string, paste0("ale ", packageVersion("ale")),

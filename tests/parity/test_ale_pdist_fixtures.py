@@ -112,7 +112,7 @@ def case(request):
 
 
 def test_every_case_ran():
-    assert len(FILES) == 2 * 6, FILES
+    assert len(FILES) == 2 * 7, FILES
     assert {p.parent.name for p in FILES} == {"ale-0.5.0", "ale-0.5.3"}
 
 
@@ -185,3 +185,28 @@ def test_too_few_successful_refits_stop_as_in_r():
     with pytest.raises(ValueError, match=re.escape(message)) as info:
         pyale.ALEpDist(refit(data), data, "y", refit=refit, rand_it=110, seed=meta["seed"])
     assert isinstance(info.value.__cause__, PlannedFailure)
+
+
+def test_inverted_probabilities_carry_their_p_values(case):
+    """ale 0.5.3's invert_probs() on an ALE with p_values: each statistic keeps its p-value (moving with its
+    row when minima and maxima swap), the distribution is inverted once (invert_probs_p), and reverting with
+    force leaves it inverted, as R does.  R refuses (as pyale does) when y_summary's ALER rows leave [0, 1],
+    so only glm_binomial_invert (600 rows) has these tables."""
+    meta, r, data, model, _, dist = case
+    if "inverted.stats_all.term" not in r:
+        assert meta["r_library"] == "ale-0.5.0" or meta["case_name"] != "glm_binomial_invert"
+        return
+    res = pyale.ALE(model, None, data, "y", p_values=dist, boot_it=meta["boot_it"])
+    inverted = pyale.invert_probs(res)
+    reverted = pyale.invert_probs(inverted, force=True)
+    for prefix, obj in (("inverted", inverted), ("reverted", reverted)):
+        table = obj.get(stats="all")
+        assert table["term"].tolist() == r[f"{prefix}.stats_all.term"]
+        assert table["statistic"].tolist() == r[f"{prefix}.stats_all.statistic"]
+        assert_allclose(table["estimate"], _num(r[f"{prefix}.stats_all.estimate"]), rtol=1e-9, atol=1e-12)
+        np.testing.assert_array_equal(table["p.value"].to_numpy(), _num(r[f"{prefix}.stats_all.p.value"]))
+        assert obj.p_values.params["probs_inverted"] is True
+        for stat in STATS:
+            assert_allclose(obj.p_values.rand_stats["y"][stat].to_numpy(), _num(r[f"{prefix}.rand_stats.{stat}"]),
+                            rtol=1e-9, atol=1e-12, err_msg=f"{prefix} {stat}")
+    assert "probs_inverted" not in dist.params  # the original is not changed
