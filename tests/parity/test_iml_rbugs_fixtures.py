@@ -104,3 +104,12 @@ def test_feature_effects_passes_the_switch_on():
     assert_allclose(both.results["g"][".value"].to_numpy(dtype=float), _num(r[".value"]), rtol=1e-10, atol=1e-13)
     plain = pyale.FeatureEffect(predictor, "x")
     pd.testing.assert_frame_equal(both.effects["x"].results, plain.results)  # a numeric feature: unchanged
+
+
+def test_set_feature_keeps_the_switch():
+    meta, r, data = _load(ROOT / "reference" / "iml_rbugs" / "unused_level_first.json")
+    predictor = pyale.Predictor(predict_function=gen.MODELS[meta["model"]][1], data=data)
+    effect = pyale.FeatureEffect(predictor, "x", replicate_r_bugs=True)
+    effect.set_feature("g")
+    assert effect.replicate_r_bugs is True
+    assert_allclose(effect.results[".value"].to_numpy(dtype=float), _num(r[".value"]), rtol=1e-10, atol=1e-13)

@@ -313,7 +313,8 @@ class FeatureEffect:
             The new feature (name or 0-based position) or pair.
         """
         self.__init__(self.predictor, feature, method=self.method, center_at=self.center_at,
-                      grid_size=self._grid_size_given, max_rows_per_call=self.max_rows_per_call)
+                      grid_size=self._grid_size_given, max_rows_per_call=self.max_rows_per_call,
+                      replicate_r_bugs=self.replicate_r_bugs)
 
     def center(self, center_at: object) -> None:
         """Centre PDP/ICE curves at another value and recompute (iml's ``$center``).
@@ -332,7 +333,7 @@ class FeatureEffect:
             return
         self.__init__(self.predictor, self.feature_name, method=self.method, center_at=center_at,
                       grid_size=self._grid_size_given, grid_points=self.grid_points,
-                      max_rows_per_call=self.max_rows_per_call)
+                      max_rows_per_call=self.max_rows_per_call, replicate_r_bugs=self.replicate_r_bugs)
 
     def plot(self, ax=None, *, rug: bool = True, show_data: bool = False, ylim=None):
         """Draw the effect as iml's ``plot()``.
@@ -411,6 +412,9 @@ class FeatureEffects:
         the rows the model is asked about.  None: only in an interactive
         terminal or a notebook, once the job has run 2 seconds; True:
         always; False: never.
+    replicate_r_bugs : bool, default False
+        Keyword only: iml's numbers for a categorical feature with unused
+        categories (as for :class:`FeatureEffect`); the default is correct.
 
     Attributes
     ----------
