@@ -60,9 +60,11 @@ CASES = {
 }
 
 
-def case_data(name: str) -> pd.DataFrame:
-    """The case's data: x in [0, 1] (kept out of the empty intervals), z, and a factor g."""
-    seed, rows, _, _, grid, unused, ordered = CASES[name]
+def case_data(name: str, seed: int | None = None) -> pd.DataFrame:
+    """The case's data: x in [0, 1] (kept out of the empty intervals), z, and a factor g (``seed``: another
+    seed than the case's, for held-back variants)."""
+    default_seed, rows, _, _, grid, unused, ordered = CASES[name]
+    seed = default_seed if seed is None else seed
     rng = np.random.default_rng(seed)
     x = rng.uniform(size=rows)
     if grid is not None:  # the second interval of every pair (0.5, 0.55], (0.25, 0.4]... left empty
@@ -74,6 +76,8 @@ def case_data(name: str) -> pd.DataFrame:
     used = [c for c in "abcd" if c not in unused]
     g = pd.Categorical(rng.choice(used, size=rows), categories=list("abcd"), ordered=ordered)
     z = rng.normal(size=rows) + 0.8 * x
+    if grid is None:  # levels told apart by z (a < b < c < d), so that their similarity order is no near-tie
+        z = z + 2.0 * np.asarray(g.codes, dtype=float)
     return pd.DataFrame({"x": x, "z": z, "g": g})
 
 
@@ -109,9 +113,11 @@ def _parse(path: Path) -> dict:
     return out
 
 
-def run_case(name: str, tmp: Path) -> dict:
-    seed, rows, model, feature, grid, unused, ordered = CASES[name]
-    data = case_data(name)
+def run_case(name: str, tmp: Path, seed: int | None = None) -> dict:
+    """One case through R (``seed``: a held-back data seed instead of the case's)."""
+    default_seed, rows, model, feature, grid, unused, ordered = CASES[name]
+    seed = default_seed if seed is None else seed
+    data = case_data(name, seed)
     csv = tmp / f"{name}.csv"
     lines = ["x,z,g"] + [f"{float(a).hex()},{float(b).hex()},{c}" for a, b, c in zip(data["x"], data["z"], data["g"])]
     csv.write_text("\n".join(lines) + "\n")
