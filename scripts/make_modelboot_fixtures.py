@@ -103,7 +103,8 @@ def _run_case(ro, case) -> dict:
     if "aler_alpha" in case.ale_options:
         options.append("aler_alpha = c(" + ", ".join(repr(float(a)) for a in case.ale_options["aler_alpha"]) + ")")
     pdist_call = None
-    if case.ale_p:
+    auto = bool(case.ale_p.get("auto"))
+    if case.ale_p and not auto:
         pdist_call = (f"ALEpDist(fit, train, rand_it = {case.ale_p['rand_it']}, seed = {case.ale_p['seed']}, "
                       "parallel = 0, silent = TRUE)")
         ro.r(f"pd <- {pdist_call}")
@@ -112,7 +113,8 @@ def _run_case(ro, case) -> dict:
             + (f"model_call_string = {json.dumps(model_call_string)}, " if model_call_string else "")
             + f"boot_it = {case.boot_it}, seed = {case.boot_seed}, "
             f"boot_alpha = {case.boot_alpha!r}, boot_centre = {json.dumps(case.boot_centre)}, "
-            f"ale_options = list({', '.join(options)}), parallel = 0, ale_p = {'pd' if case.ale_p else 'NULL'}, "
+            f"ale_options = list({', '.join(options)}), parallel = 0, "
+            f"ale_p = {json.dumps('auto') if auto else ('pd' if case.ale_p else 'NULL')}, "
             "silent = TRUE, output_boot_data = TRUE)")
     ro.r(f"mb <- suppressWarnings({call})")
     terms = list(ro.r("c(mb@ale$single@params$requested_x_cols$d1, mb@ale$single@params$requested_x_cols$d2)"))
@@ -135,10 +137,12 @@ def _run_case(ro, case) -> dict:
                       "values": [_value(float(v)) for v in ro.r("as.numeric(mb@ale$single@params$y_summary[, 1])")]},
     }
     if case.ale_p:
+        ro.r("pd_used <- mb@ale$single@params$p_values")  # the ALEpDist passed, or the one 'auto' made
         out["ale_p"] = {
-            "family": str(ro.r("attr(pd@residual_distribution, 'model')")[0]),
-            "rand_it_ok": int(ro.r("pd@params$rand_it_ok")[0]),
-            "rand_stats": _frame(ro, "pd@rand_stats[[1]]"),
+            "family": str(ro.r("attr(pd_used@residual_distribution, 'model')")[0]),
+            "rand_it_ok": int(ro.r("pd_used@params$rand_it_ok")[0]),
+            "exactness": str(ro.r("pd_used@params$exactness")[0]),
+            "rand_stats": _frame(ro, "pd_used@rand_stats[[1]]"),
         }
     for kind in types:
         out["effects"][kind] = {str(t): _frame(ro, f"get(mb, {json.dumps(str(t))}, type = '{kind}')")

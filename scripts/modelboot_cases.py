@@ -32,7 +32,8 @@ class ModelBootCase:
     boot_alpha: float = 0.05
     boot_centre: str = "mean"
     note: str = ""
-    # R's ale_p: ALEpDist(fit, train, rand_it = , seed = , parallel = 0) passed to ModelBoot; {} is ale_p = NULL
+    # R's ale_p: ALEpDist(fit, train, rand_it = , seed = , parallel = 0) passed to ModelBoot; {"auto": True} is
+    # R's default ale_p = 'auto'; {} is ale_p = NULL
     ale_p: dict = field(default_factory=dict)
     # a refit that fails on every resample without this (0-based) row of the data (R: model_call_string
     # 'if (!any(boot_data$x2 == <its x2>)) stop(...) else <the fit>'); None: no planned failures
@@ -53,6 +54,10 @@ CASES = [
                   ale_options={"aler_alpha": [0.02, 0.1]}, ale_p={"rand_it": 100, "seed": 3},
                   note="ale_p: an ALEpDist of the same lm (100 refits); R's y_summary gains the ALER rows, its "
                        "statistics no p-values (data seed 12: model_select picks the normal family, whose fit is R's to rounding)"),
+    ModelBootCase("lm_ale_p_auto", "mixed", 13, 60, "y ~ x1 + x2 + g", "gaussian", 3, 5,
+                  ale_p={"auto": True},
+                  note="R's default ale_p = 'auto': a surrogate ALEpDist (100 refits of R's surrogate glm, ModelBoot's "
+                       "seed) made before the refits (data seed 13: the normal family)"),
     ModelBootCase("lm_failing_refits", "mixed", 6, 50, "y ~ x1 + x2 + g", "gaussian", 6, 4, fail_without_row=9,
                   note="the refit fails on the resamples without row 10 (R: model_call_string that stops); R "
                        "skips those iterations"),

@@ -51,8 +51,10 @@ REFUSALS = [
     (dict(refit=3), TypeError,
      "The 'refit' parameter of ModelBoot must be a callable refit(boot_data) -> model. Got int instead."),
     (dict(y_col="w"), ValueError, "The 'y_col' parameter of ModelBoot must be a column of 'data'. Got 'w' instead."),
-    (dict(ale_p="auto"), TypeError,
-     "The 'ale_p' parameter of ModelBoot must be None or a pyale.ALEpDist. Got str instead."),
+    (dict(ale_p="yes"), ValueError,
+     "The 'ale_p' parameter of ModelBoot must be None, 'auto' or a pyale.ALEpDist. Got 'yes' instead."),
+    (dict(ale_p=3), TypeError, "The 'ale_p' parameter of ModelBoot must be None, 'auto' or a pyale.ALEpDist. "
+                               "Got int instead."),
     # R: "The ale_options$p_values option is disabled. Use the ale_p argument instead."
     (dict(ale_options={"p_values": None}), ValueError,
      "The 'ale_options' parameter of ModelBoot must not set 'p_values' (R disables it): pass the ALEpDist as ale_p=."),

@@ -32,7 +32,7 @@ from ..._rbase import quantile_type7
 from ..._rbase.mersenne import r_sample_rows
 from .ale import ALE, _simplified
 from .model import Prediction
-from .pdist import check_p_values, with_aler_rows
+from .pdist import ALEpDist, check_p_values, with_aler_rows
 from .performance import aucroc, glance_statsmodels, numeric_measures, tidy_statsmodels
 from .stats import STATISTICS, r_mean, r_median, summarise_statistics
 from .tables import band_summary, effect_table_1d, effect_table_2d, statistics_estimate_table, statistics_long_table
@@ -113,9 +113,11 @@ class ModelBoot:
         statistics table gains a ``p.value`` column (R computes the
         full-data and the refits' ALE with ``p_values = NULL``).  For
         p-values of the full-data statistics use ``pyale.ALE(model, data=data,
-        p_values=ale_p)``.  None (default) is R's ``ale_p = NULL``; R's
-        default ``"auto"`` (a surrogate ``ALEpDist`` built on the fly) is not
-        followed.
+        p_values=ale_p)``.  ``"auto"`` is R's default: a surrogate
+        ``ALEpDist(model, data, y_col, surrogate=True, pred_fun=,
+        pred_type=, seed=seed)`` made first (100 refits of R's surrogate
+        glm; not made when ``output_ale=False``, where it changes nothing).
+        None (pyale's default) is R's ``ale_p = NULL``.
     replicate_r_bugs : bool, default False
         Give R's numbers where ``ale`` is knowingly wrong: each refit's ALE
         then uses the full data's ceilings as R hands them on (rounded to 15
@@ -217,8 +219,13 @@ class ModelBoot:
         if "p_values" in ale_options:  # R: 'The ale_options$p_values option is disabled. Use the ale_p argument instead.'
             raise ValueError(f"The 'ale_options' parameter of {CALLER} must not set 'p_values' (R disables it): "
                              "pass the ALEpDist as ale_p=.")
-        if ale_p is not None:  # the response categories are checked once the full-data ALE knows them
-            check_p_values(ale_p, [], CALLER, param="ale_p")
+        if isinstance(ale_p, str):
+            if ale_p != "auto":
+                raise ValueError(f"The 'ale_p' parameter of {CALLER} must be None, 'auto' or a pyale.ALEpDist. "
+                                 f"Got {ale_p!r} instead.")
+        elif ale_p is not None and not isinstance(ale_p, ALEpDist):  # categories: checked once the ALE knows them
+            raise TypeError(f"The 'ale_p' parameter of {CALLER} must be None, 'auto' or a pyale.ALEpDist. "
+                            f"Got {type(ale_p).__name__} instead.")
         taken = [name for name in inspect.signature(ALE).parameters if name not in ("model", "data", "y_col")]
         for key in ale_options:
             if key not in taken:
@@ -244,6 +251,9 @@ class ModelBoot:
             raise ValueError(f"The 'y_col' parameter of {CALLER} must be a column of 'data'. Got {y_col!r} instead.")
         self.y_col = y_col
         self._pred = (pred_fun, pred_type, native)
+        if isinstance(ale_p, str):  # R's default 'auto': a surrogate ALEpDist made before the refits
+            ale_p = ALEpDist(model, data, y_col, surrogate=True, pred_fun=pred_fun, pred_type=pred_type,
+                             seed=self.seed) if output_ale else None
         n = data.shape[0]
         # Every resample's rows are drawn at once and each refit keeps its resample's rows and curves.
         check_replicates(self.boot_it, n, param="boot_it", caller=CALLER, advice=" Use a smaller boot_it.")
