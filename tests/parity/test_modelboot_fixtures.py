@@ -130,16 +130,27 @@ def check_modelboot(fixture: dict, mb, *, rtol: float, skip_terms=frozenset()) -
     summary = mb.ale["single"].y_summary
     assert list(summary.index) == fixture["y_summary"]["rows"]
     ale_p = fixture.get("ale_p")
+    same_family = True
     if ale_p:
+        assert mb.ale_p.params["rand_it_ok"] == ale_p["rand_it_ok"]
+        assert mb.ale_p.params["exactness"] == ale_p.get("exactness", mb.ale_p.params["exactness"])
+        fit = mb.ale_p.residual_distribution
+        same_family = fit.model == ale_p["family"]
+        if not same_family:
+            # docs/deviations.md (ALEpDist): R's nlm/nlminb can stop short of a family's maximum, and then
+            # AIC can pick another family than pyale, whose maximum is never below R's; only an optimiser's
+            # family can win that way. Then the random variables differ and so do the ALER rows.
+            assert not fit.exact, (fit.model, ale_p["family"])
+    if ale_p and same_family:
         # the ALER rows come from the ALEpDist: R's statistics to 1e-9 where the residual family is a closed
         # form, to the optimiser's tolerance otherwise (see docs/deviations.md)
         closed = ale_p["family"] in ("Normal", "Laplace", "Uniform", "Gumbel")
         _compare_frame(mb.ale_p.rand_stats["y"], ale_p["rand_stats"], rtol if closed else 1e-4, "ale_p rand_stats")
-        assert mb.ale_p.params["rand_it_ok"] == ale_p["rand_it_ok"]
-        assert mb.ale_p.params["exactness"] == ale_p.get("exactness", mb.ale_p.params["exactness"])
     else:
         closed = True
-    assert_allclose(summary.iloc[:, 0].to_numpy(dtype=float), _floats(fixture["y_summary"]["values"]),
+    compared = np.array([same_family or not row.startswith("aler_") for row in fixture["y_summary"]["rows"]])
+    assert_allclose(summary.iloc[:, 0].to_numpy(dtype=float)[compared],
+                    _floats(fixture["y_summary"]["values"])[compared],
                     rtol=rtol if closed else 1e-4, atol=1e-12, err_msg="y_summary")
 
 
