@@ -9,6 +9,7 @@ Runs, in order, with the Python running this script:
 generator                              writes                      R packages it needs
 =====================================  ==========================  ===========================
 scripts/make_rbase_fixtures.py         reference/rbase/            base R only
+scripts/make_nlm_fixtures.py           reference/nlm/              base R only
 scripts/make_nearest_fixture.py        reference/nearest/          yaImpute
 scripts/make_aleplot_fixtures.py       reference/aleplot/          ALEPlot, yaImpute, MASS,
                                                                    rpart, randomForest
@@ -19,6 +20,8 @@ scripts/make_ale_fixtures.py           reference/ale/              ale 0.5.0 in 
                                                                    corrected, ~/Rlib-ale-fixed
 scripts/make_distribution_fixtures.py  reference/rdist/            univariateML (~/Rlib-ale),
                                                                    extraDistr, fGarch
+scripts/make_fgarch_fixtures.py        reference/rdist/            fGarch, univariateML
+                                                                   (~/Rlib-ale)
 scripts/make_pdist_fixtures.py         reference/ale_pdist/        ale 0.5.0 in ~/Rlib-ale and
                                                                    0.5.3 in ~/Rlib-ale053
 scripts/make_modelboot_fixtures.py     reference/modelboot/        ale 0.5.0 in ~/Rlib-ale, ale 0.5.3
@@ -31,6 +34,7 @@ fixtures.py                            regional/                   run with $PYA
 scripts/make_credit_data.py            pyale/data/credit.csv       none (NumPy, seeded)
 scripts/make_ale_dev_fixtures.py       reference/ale_dev/          ale's development version in
                                                                    ~/Rlib-ale-dev (ALE_DEV_COMMIT)
+scripts/make_port_fixtures.py          reference/port/             base R only (stats::nlminb)
 =====================================  ==========================  ===========================
 
 The effector generator runs with the Python named by ``PYALE_EFFECTOR_PYTHON``
@@ -57,6 +61,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 GENERATORS = [
     ("make_rbase_fixtures.py", []),
+    ("make_nlm_fixtures.py", []),
     ("make_nearest_fixture.py", ["yaImpute"]),
     ("make_aleplot_fixtures.py", ["ALEPlot", "yaImpute", "MASS", "rpart", "randomForest"]),
     ("make_iml_fixtures.py", ["iml", "yaImpute", "rpart", "MASS"]),
@@ -64,6 +69,7 @@ GENERATORS = [
     ("make_rng_fixtures.py", ["parallel", "furrr", "future"]),
     ("make_ale_fixtures.py", []),  # loads ale from its own R libraries and checks them itself
     ("make_distribution_fixtures.py", ["extraDistr", "fGarch"]),  # univariateML from ~/Rlib-ale
+    ("make_fgarch_fixtures.py", ["fGarch"]),  # univariateML from ~/Rlib-ale
     ("make_pdist_fixtures.py", []),  # ale 0.5.0 and 0.5.3 from their own R libraries
     ("make_modelboot_fixtures.py", []),  # ale 0.5.0 and 0.5.3 from their own R libraries
     ("make_ale_extra_fixtures.py", []),  # ale 0.5.0 and 0.5.3 as released, from their own R libraries
@@ -71,6 +77,7 @@ GENERATORS = [
     ("make_effector_regional_fixtures.py", []),  # Python's effector (find_regions), with $PYALE_EFFECTOR_PYTHON
     ("make_credit_data.py", []),  # synthetic data of the validation guide's example (no R)
     ("make_ale_dev_fixtures.py", []),  # ale's development version (tripartio/ale) from its own R library
+    ("make_port_fixtures.py", []),  # base R's nlminb (PORT), inputs from tests/port_cases.py
 ]
 #: Generators that need no R, and the environment variable naming the Python that runs them.
 PYTHONS = {"make_effector_fixtures.py": "PYALE_EFFECTOR_PYTHON",

@@ -51,6 +51,9 @@ CASES = {
     "glm_binomial": (105, 120, "binary", "glm(y ~ x1 + x2 + x3, family = binomial, data = d)", 2, False, 0),
     # 600 rows: the random ALER bands stay inside [0, 1], so ale 0.5.3's invert_probs() accepts the ALE
     "glm_binomial_invert": (107, 600, "binary", "glm(y ~ x1 + x2 + x3, family = binomial, data = d)", 1, False, 0),
+    # residual families univariateML fits with nlm (model_select picks Cauchy, logistic here)
+    "lm_cauchy": (111, 80, "cauchy", "lm(y ~ x1 + x2 + x3, data = d)", 5, False, 0),
+    "lm_logistic": (110, 80, "logistic", "lm(y ~ x1 + x2 + x3, data = d)", 4, False, 0),
 }
 RAND_IT = 100  # R refuses fewer
 # Cases whose refit fails on purpose: (rand_it, threshold): the refit stops when the random variable's first
@@ -78,6 +81,10 @@ def case_data(seed: int, rows: int, kind: str) -> dict:
         y = signal + rng.normal(size=rows)
     elif kind == "laplace":
         y = signal + rng.laplace(size=rows)
+    elif kind == "cauchy":
+        y = signal + rng.standard_cauchy(size=rows) * 0.5
+    elif kind == "logistic":
+        y = signal + rng.logistic(size=rows)
     else:
         y = (rng.uniform(size=rows) < 1 / (1 + np.exp(-signal))).astype(float)
     return {"x1": x1, "x2": x2, "x3": x3, "y": y}

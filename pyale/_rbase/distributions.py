@@ -26,8 +26,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import special
 
+from . import nmath
 from .rng import _advance, _uniforms
 
 __all__ = ["qnorm", "exp_rand", "rgamma", "rt", "rged", "rstd", "rsged", "rsstd", "rnorm", "runif", "rlogis", "rcauchy", "rlaplace", "rgumbel", "rsnorm"]
@@ -316,8 +316,9 @@ def rt(gen, n: int, df: float) -> np.ndarray:
 
 
 def _ged_constants(nu: float) -> tuple[float, float]:
-    lam = math.sqrt(2 ** (-2 / nu) * math.gamma(1 / nu) / math.gamma(3 / nu))
-    m1 = 2 ** (1 / nu) * lam * math.gamma(2 / nu) / math.gamma(1 / nu)
+    """fGarch's ``lambda`` and ``m1``, with R's ``gamma`` and ``^`` (nmath), so the draws are R's to the bit."""
+    lam = math.sqrt(nmath.r_pow(2.0, -2 / nu) * nmath.gammafn(1 / nu) / nmath.gammafn(3 / nu))
+    m1 = nmath.r_pow(2.0, 1 / nu) * lam * nmath.gammafn(2 / nu) / nmath.gammafn(1 / nu)
     return lam, m1
 
 
@@ -357,8 +358,5 @@ def rsged(gen, n: int, mean: float = 0.0, sd: float = 1.0, nu: float = 2.0, xi: 
 
 def rsstd(gen, n: int, mean: float = 0.0, sd: float = 1.0, nu: float = 5.0, xi: float = 1.5) -> np.ndarray:
     """``fGarch::rsstd``: ``runif(n, -w, 1 - w)``, then ``rstd(n, nu = nu)``, skewed and standardised."""
-    # R's beta(): (1 / gamma(a + b)) * (gamma(a) * gamma(b)) below gamma's overflow, else exp(lbeta(a, b))
-    beta = (1 / math.gamma(0.5 + nu / 2)) * (math.gamma(0.5) * math.gamma(nu / 2)) if 0.5 + nu / 2 < 171.61447887182298 \
-        else math.exp(float(special.betaln(0.5, nu / 2)))
-    m1 = 2 * math.sqrt(nu - 2) / (nu - 1) / beta
+    m1 = 2 * math.sqrt(nu - 2) / (nu - 1) / nmath.beta(0.5, nu / 2)  # R's beta(), nmath's beta.c
     return _skewed(gen, int(n), xi, lambda g, k: rstd(g, k, nu=nu), m1) * sd + mean

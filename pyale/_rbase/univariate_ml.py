@@ -9,11 +9,13 @@ logistic, normal, skew generalised error (``sged``), skew normal (``snorm``),
 skew Student t (``sstd``), Student t (``std``) and uniform.
 
 Closed forms and R's own iterations are reproduced exactly (normal, Laplace,
-uniform; Gumbel's Newton iteration step for step).  The others are R optimiser
-results (``nlm`` for Cauchy, logistic and ``sstd``; ``nlminb`` for the fGarch
-families): here they are maximised to full precision, so their parameters equal
-R's to R's optimiser tolerance (typically 1e-7 to 1e-5 relative, up to 1e-3 on a flat likelihood), not to
-the last digit; pyale's maximum is never below R's.
+uniform; Gumbel's Newton iteration step for step), and so are the optimiser
+fits: R's objective, start and bounds evaluated to the bit
+(:mod:`pyale._rbase.ml_objectives`) minimised by the ports of R's optimisers,
+operation for operation: ``nlm`` (:mod:`pyale._rbase.nlm`) for Cauchy,
+logistic and ``sstd``, ``nlminb`` (:mod:`pyale._rbase.port`) for fGarch's
+``ged``, ``sged``, ``snorm`` and ``std``.  Where R's optimiser stops short of
+the maximum, pyale stops there too.
 
 Each fit returns :class:`Fit` (family, parameters in R's order and names, log
 likelihood), and :meth:`Fit.draw` draws from it as ``univariateML::rml`` does
@@ -23,12 +25,15 @@ for the same R generator (:mod:`pyale._rbase.distributions`).
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize, special
 
 from . import distributions as dist
+from . import ml_objectives, nmath, port
+from .nlm import nlm
+from .summaries import r_mean, r_sum, r_var
 
 __all__ = ["Fit", "FAMILIES", "fit_family", "model_select"]
 
@@ -75,8 +80,10 @@ class Fit:
     loglik : float
         The maximised log likelihood.
     exact : bool
-        Whether the parameters are R's to rounding (closed forms and R's own
-        iteration), not an optimiser's result.
+        Whether the parameters are R's to rounding (closed forms, R's own
+        iteration, and the optimiser fits, whose objectives and optimisers are
+        ported to the bit), not the result of an optimiser that differs from
+        R's.
     """
 
     family: str
@@ -95,17 +102,6 @@ class Fit:
         return _DRAWS[self.family](gen, int(n), tuple(self.estimates.values()))
 
 
-def _r_mean(x: np.ndarray) -> float:
-    """R's ``mean()``: the sum divided by n, plus the mean of the residuals (one refinement)."""
-    m = math.fsum(x.tolist()) / x.shape[0]
-    return m + math.fsum((x - m).tolist()) / x.shape[0]
-
-
-def _r_var(x: np.ndarray) -> float:
-    m = _r_mean(x)
-    return math.fsum(((x - m) ** 2).tolist()) / (x.shape[0] - 1)
-
-
 def _fit(family: str, estimates, loglik: float, exact: bool) -> Fit:
     return Fit(family, _MODELS[family], dict(zip(_NAMES[family], (float(v) for v in estimates))), float(loglik),
                exact)
@@ -115,15 +111,17 @@ def _fit(family: str, estimates, loglik: float, exact: bool) -> Fit:
 
 
 def _norm(x):
+    """``mlnorm``: ``mean(x)``, ``sqrt(var(x) * (n - 1) / n)`` (R's long double mean and var)."""
     n = x.shape[0]
-    mu = _r_mean(x)
-    sigma = math.sqrt(_r_var(x) * (n - 1) / n)
+    mu = r_mean(x)
+    sigma = math.sqrt(r_var(x) * (n - 1) / n)
     return _fit("norm", (mu, sigma), -n / 2 * (1 + math.log(2 * math.pi) + 2 * math.log(sigma)), True)
 
 
 def _laplace(x):
-    mu = float(np.median(x))
-    sigma = _r_mean(np.abs(x - mu))
+    """``mllaplace``: R's ``median(x)`` and ``mean(abs(x - median))``."""
+    mu = ml_objectives.r_median(x)
+    sigma = r_mean(np.abs(x - mu))
     return _fit("laplace", (mu, sigma), -x.shape[0] * (1 + math.log(2 * sigma)), True)
 
 
@@ -133,145 +131,61 @@ def _unif(x):
 
 
 def _gumbel(x, sigma0=1.0, rel_tol=np.finfo(float).eps ** 0.25, iterlim=100):
-    """``mlgumbel``: Newton's iteration on sigma from 1 until the relative step is below eps^(1/4)."""
-    mean_x = _r_mean(x)
+    """``mlgumbel``: Newton's iteration on sigma from 1 until the relative step is below eps^(1/4).
+
+    R's operations in R's order: ``exp`` from the C library element by element,
+    long double ``sum`` and ``mean``, ``^2`` as a product.
+    """
+    mean_x = r_mean(x)
     sigma = sigma0
     for _ in range(iterlim):
-        e = np.exp(-x / sigma0)
-        a, b, c = math.fsum((x * e).tolist()), math.fsum(e.tolist()), math.fsum((x * x * e).tolist())
-        top = mean_x - sigma0 - a / b
-        bottom = -1 - 1 / sigma0 ** 2 * (c / b - (a / b) ** 2)
-        sigma = sigma0 - top / bottom
-        if abs((sigma0 - sigma) / sigma0) < rel_tol:
+        e = nmath.exp(-x / sigma0)
+        a, b, c = r_sum(x * e), r_sum(e), r_sum((x * x) * e)
+        try:
+            top = mean_x - sigma0 - a / b
+            bottom = -1 - 1 / (sigma0 * sigma0) * (c / b - (a / b) * (a / b))
+            sigma = sigma0 - top / bottom
+            step = abs((sigma0 - sigma) / sigma0)
+        except ZeroDivisionError:  # R: 0/0 is NaN, and the test below fails on it
+            step = math.nan
+        if math.isnan(step):  # R: if (NA < rel.tol) is an error, and model_select skips the family
+            raise ValueError("mlgumbel: missing value where TRUE/FALSE needed (exp(-x / sigma) under- or "
+                             "overflowed).")
+        if step < rel_tol:
             break
         sigma0 = sigma
-    mu = -sigma * math.log(_r_mean(np.exp(-x / sigma)))
-    s = _r_mean(np.exp(-(x - mu) / sigma))
+    mu = -sigma * math.log(r_mean(nmath.exp(-x / sigma)))
+    s = r_mean(nmath.exp(-(x - mu) / sigma))
     return _fit("gumbel", (mu, sigma), -x.shape[0] * (math.log(sigma) + 1 / sigma * (mean_x - mu) + s), True)
 
 
-# --- optimiser fits ---------------------------------------------------------------------------
+# --- optimiser fits: R's objective, start and optimiser, to the bit -------------------------------
 
 
-def _ged_log(z, nu):
-    """log of fGarch's standardised GED density (unit variance)."""
-    lam = np.sqrt(2.0 ** (-2.0 / nu) * np.exp(special.gammaln(1 / nu) - special.gammaln(3 / nu)))
-    log_g = np.log(nu) - np.log(lam) - (1 + 1 / nu) * np.log(2.0) - special.gammaln(1 / nu)
-    return log_g - 0.5 * np.abs(z / lam) ** nu, lam
+def _optimised(family: str, x: np.ndarray) -> Fit:
+    """``ml<family>`` of univariateML 1.1.1 for the families R fits with an optimiser.
 
-
-def _std_logpdf(z, nu):
-    """log of fGarch's standardised Student t density (unit variance), stable for large nu:
-    Gamma((nu+1)/2) / (Gamma(nu/2) sqrt(nu pi)) = 1 / (sqrt(nu) B(nu/2, 1/2))."""
-    s = math.sqrt(nu / (nu - 2))
-    t = z * s
-    logdt = -special.betaln(nu / 2, 0.5) - 0.5 * math.log(nu) - (nu + 1) / 2 * np.log1p(t * t / nu)
-    return logdt + math.log(s)
-
-
-def _skew_log(z, xi, base_log, m1):
-    """Fernandez-Steel skewing of a standardised density, as fGarch's ``.ds*`` functions."""
-    mu = m1 * (xi - 1 / xi)
-    sigma = math.sqrt((1 - m1 ** 2) * (xi ** 2 + 1 / xi ** 2) + 2 * m1 ** 2 - 1)
-    zz = z * sigma + mu
-    xi_pow = xi ** np.sign(zz)
-    return math.log(2 / (xi + 1 / xi)) + base_log(zz / xi_pow) + math.log(sigma)
-
-
-_LOG_NU_CAP = math.log(1e4)
-
-
-def _negloglik(family, x):
-    def norm_log(z):
-        return -0.5 * z * z - 0.5 * math.log(2 * math.pi)
-
-    def f(theta):
-        if len(theta) > 2 and family in ("std", "sstd") and theta[2] > _LOG_NU_CAP:
-            # beyond nu - 2 = 1e4 the t is the normal to 1e-4 in log likelihood: a boundary, not a walk to infinity
-            theta = np.array(theta, dtype=float)
-            theta[2] = _LOG_NU_CAP
-        mean, sd = theta[0], math.exp(theta[1])
-        z = (x - mean) / sd
-        if family == "ged":
-            nu = math.exp(theta[2])
-            ll = _ged_log(z, nu)[0]
-        elif family == "std":
-            nu = 2 + math.exp(theta[2])
-            ll = _std_logpdf(z, nu)
-        elif family == "snorm":
-            xi = math.exp(theta[2])
-            ll = _skew_log(z, xi, norm_log, 2 / math.sqrt(2 * math.pi))
-        elif family == "sged":
-            nu, xi = math.exp(theta[2]), math.exp(theta[3])
-            lam = _ged_log(np.zeros(1), nu)[1]
-            m1 = 2 ** (1 / nu) * lam * math.exp(special.gammaln(2 / nu) - special.gammaln(1 / nu))
-            ll = _skew_log(z, xi, lambda v: _ged_log(v, nu)[0], m1)
-        elif family == "sstd":
-            nu, xi = 2 + math.exp(theta[2]), math.exp(theta[3])
-            m1 = 2 * math.sqrt(nu - 2) / (nu - 1) / math.exp(special.betaln(0.5, nu / 2))
-            ll = _skew_log(z, xi, lambda v: _std_logpdf(v, nu), m1)
-        elif family == "cauchy":
-            ll = -np.log(math.pi * (1 + z * z))
-        elif family == "logis":
-            ll = -z - 2 * np.log1p(np.exp(-z))
-        else:  # pragma: no cover
-            raise ValueError(family)
-        value = -(float(np.sum(ll)) - x.shape[0] * math.log(sd))
-        return value if math.isfinite(value) else 1e300
-
-    return f
-
-
-def _optimised(family, x):
-    m, s = _r_mean(x), math.sqrt(_r_var(x))
-    if family in ("cauchy", "logis"):
-        med = float(np.median(x))
-        mad = float(np.median(np.abs(x - med)))
-        start = [med, math.log(mad if mad > 0 else s)]
-        to_r = (lambda t: (t[0], math.exp(t[1])))
-    else:
-        extra = {"ged": [math.log(2.0)], "std": [math.log(2.0)], "snorm": [0.0],
-                 "sged": [math.log(2.0), 0.0], "sstd": [math.log(2.0), 0.0]}[family]
-        start = [m, math.log(s), *extra]
-
-        def to_r(t, family=family):
-            t = np.array(t, dtype=float)
-            if family in ("std", "sstd"):
-                t[2] = min(t[2], _LOG_NU_CAP)
-            base = [t[0], math.exp(t[1])]
-            if family in ("ged", "sged"):
-                base.append(math.exp(t[2]))
-            elif family in ("std", "sstd"):
-                base.append(2 + math.exp(t[2]))
-            if family == "snorm":
-                base.append(math.exp(t[2]))
-            elif family in ("sged", "sstd"):
-                base.append(math.exp(t[3]))
-            return tuple(base)
-    f = _negloglik(family, x)
-    starts = [np.array(start)]
-    if family in ("ged", "sged"):  # the GED shape's likelihood is flat and can have several modes below 1
-        for shape in (math.log(0.5), 0.0, math.log(4.0)):
-            alt = np.array(start)
-            alt[2] = shape
-            starts.append(alt)
-    best = None
-    simplex = {"xatol": 1e-11, "fatol": 1e-13, "maxiter": 2000, "maxfev": 2000}
-    for point in starts:  # quasi-Newton from each start, then Nelder-Mead from there (the GED's flat,
-        # non-smooth shape likelihood stops BFGS early)
-        methods = (("BFGS", {"gtol": 1e-9, "maxiter": 400}),)
-        if family in ("ged", "sged"):
-            methods += (("Nelder-Mead", simplex),)
-        for method, options in methods:
-            found = optimize.minimize(f, point, method=method, options=options)
-            if found.fun <= f(point):
-                point = found.x
-            if best is None or found.fun < best.fun:
-                best = found
-    found = optimize.minimize(f, best.x, method="BFGS", options={"gtol": 1e-10, "maxiter": 200})
-    if found.fun <= best.fun:
-        best = found
-    return _fit(family, to_r(best.x), -best.fun, False)
+    ``mlcauchy``/``mllogis`` (``nlm``) and fGarch's ``*Fit`` (``nlminb`` for
+    ``ged``, ``sged``, ``snorm``, ``std``; ``nlm`` for ``sstd``): R's objective
+    and start (and ``nlminb``'s bounds) evaluated to the bit
+    (:mod:`pyale._rbase.ml_objectives`), minimised by the ports of R's
+    optimisers (:func:`pyale._rbase.nlm.nlm`, :func:`pyale._rbase.port.nlminb`),
+    so the estimates and the log likelihood (minus the minimum) are R's to the
+    bit.  As in R, a start ``nlm`` rejects (logistic's ``log(0)`` when the MAD is
+    0) or a non-finite point raises ``ValueError``, and ``model_select`` skips
+    the family.
+    """
+    objective, start = ml_objectives.objective(family, x), ml_objectives.start(family, x)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):  # univariateML wraps the fits in suppressWarnings()
+        warnings.simplefilter("ignore")
+        if ml_objectives.optimiser(family) == "nlminb":
+            lower, upper = ml_objectives.bounds(family)
+            result = port.nlminb(start, objective, lower=lower, upper=upper, trace_out=None)
+            par, minimum = result.par, result.objective
+        else:
+            result = nlm(objective, start)
+            par, minimum = result.estimate, result.minimum
+    return _fit(family, ml_objectives.estimates(family, par).values(), -minimum, True)
 
 
 def fit_family(x, family: str) -> Fit:

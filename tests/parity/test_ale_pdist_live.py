@@ -7,6 +7,7 @@ a child process.  Each case takes a few minutes of R time (100 refits).
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import tempfile
@@ -88,3 +89,25 @@ def test_held_back_failing_refits_against_r(R, library):
     rtol = 1e-9 if dist.residual_distribution.exact else 1e-4
     for stat in STATS:
         assert_allclose(dist.rand_stats["y"][stat].to_numpy(), _num(r[f"rand_stats.{stat}"]), rtol=rtol, atol=1e-12)
+
+
+@pytest.mark.parametrize("case", ["lm_cauchy", "lm_logistic"])
+def test_nlm_families_with_an_r_model_equal_r_to_the_bit(R, case):
+    """An R lm (predictions and refits by R): the residuals are R's bits, so pyale's Cauchy/logistic fit (R's
+    nlm, ported) gives R's parameters to the bit, and the random statistics follow to rounding."""
+    import rpy2.robjects as ro
+
+    from pyale.r import to_r_dataframe
+
+    fixture = json.loads((ROOT / "reference" / "ale_pdist" / "ale-0.5.0" / f"{case}.json").read_text())
+    meta, r = fixture["meta"], fixture["r"]
+    data = pd.DataFrame({k: _num(v) for k, v in fixture["data"].items()})
+    ro.globalenv["d_pdist"] = to_r_dataframe(data)
+    r_model = ro.r(meta["r_call"].replace("data = d", "data = d_pdist"))
+    dist = pyale.ALEpDist(r_model, data, "y", rand_it=meta["rand_it"], seed=meta["seed"])
+    fit = dist.residual_distribution
+    assert fit.model.replace(" ", "_") == r["family_model"][0] and fit.exact
+    np.testing.assert_array_equal(list(fit.estimates.values()), _num(r["family_params"]))
+    for stat in STATS:
+        assert_allclose(dist.rand_stats["y"][stat].to_numpy(), _num(r[f"rand_stats.{stat}"]), rtol=1e-12,
+                        atol=1e-14)

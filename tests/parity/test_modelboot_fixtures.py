@@ -134,24 +134,18 @@ def check_modelboot(fixture: dict, mb, *, rtol: float, skip_terms=frozenset()) -
     if ale_p:
         assert mb.ale_p.params["rand_it_ok"] == ale_p["rand_it_ok"]
         assert mb.ale_p.params["exactness"] == ale_p.get("exactness", mb.ale_p.params["exactness"])
-        fit = mb.ale_p.residual_distribution
-        same_family = fit.model == ale_p["family"]
-        if not same_family:
-            # docs/deviations.md (ALEpDist): R's nlm/nlminb can stop short of a family's maximum, and then
-            # AIC can pick another family than pyale, whose maximum is never below R's; only an optimiser's
-            # family can win that way. Then the random variables differ and so do the ALER rows.
-            assert not fit.exact, (fit.model, ale_p["family"])
-    if ale_p and same_family:
-        # the ALER rows come from the ALEpDist: R's statistics to 1e-9 where the residual family is a closed
-        # form, to the optimiser's tolerance otherwise (see docs/deviations.md)
-        closed = ale_p["family"] in ("Normal", "Laplace", "Uniform", "Gumbel")
-        _compare_frame(mb.ale_p.rand_stats["y"], ale_p["rand_stats"], rtol if closed else 1e-4, "ale_p rand_stats")
-    else:
-        closed = True
-    compared = np.array([same_family or not row.startswith("aler_") for row in fixture["y_summary"]["rows"]])
-    assert_allclose(summary.iloc[:, 0].to_numpy(dtype=float)[compared],
-                    _floats(fixture["y_summary"]["values"])[compared],
-                    rtol=rtol if closed else 1e-4, atol=1e-12, err_msg="y_summary")
+        # univariateML's fits are R's to the bit for the same residuals; statsmodels' residuals are R's to
+        # ~1e-14, which cannot change the family AIC picks
+        assert mb.ale_p.residual_distribution.model == ale_p["family"]
+    # the ALER rows come from the ALEpDist: R's statistics to 1e-9 where the residual family is a closed form;
+    # an optimiser's fit of residuals a few ulps off R's moves by up to its tolerance (docs/deviations.md)
+    family = ale_p["family"] if ale_p else "Normal"
+    tolerance = rtol if family in ("Normal", "Laplace", "Uniform", "Gumbel") else (
+        1e-6 if family in ("Cauchy", "Logistic") else 1e-2)
+    if ale_p:
+        _compare_frame(mb.ale_p.rand_stats["y"], ale_p["rand_stats"], tolerance, "ale_p rand_stats")
+    assert_allclose(summary.iloc[:, 0].to_numpy(dtype=float), _floats(fixture["y_summary"]["values"]),
+                    rtol=tolerance, atol=1e-12, err_msg="y_summary")
 
 
 @pytest.mark.parametrize("path", FILES, ids=[f"{p.parent.name}/{p.stem}" for p in FILES])

@@ -296,13 +296,17 @@ class ALEpDist:
     Notes
     -----
     The random variables are R's for the same ``seed`` (L'Ecuyer-CMRG, each
-    family's ``r*`` function; ``pyale._rbase.distributions``).  The normal,
-    Laplace, Gumbel and uniform fits are R's to rounding; the Cauchy,
-    logistic and fGarch families are R optimiser results, matched here only
-    to the optimiser's tolerance (typically 1e-7 to 1e-5 relative, up to 1e-3 where
-    the likelihood is flat, as for a generalised error shape below 1; R's ``nlminb`` may also stop
-    short of the maximum, as it does for the Student t family, and then
-    model selection can differ).  Every family is drawn as R draws it
+    family's ``r*`` function; ``pyale._rbase.distributions``).  Every family's
+    fit is R's to the bit for the same residuals: the closed forms (normal,
+    Laplace, uniform) and Gumbel's iteration as R computes them, and the
+    optimiser fits (Cauchy, logistic, ``sstd`` by R's ``nlm``; fGarch's
+    ``ged``, ``sged``, ``snorm``, ``std`` by ``nlminb``) with R's objectives and
+    ports of both optimisers, stopping where R stops (short of the maximum
+    where R's does).  Residuals that differ from R's in the last bits (a Python
+    refit of R's model) can move an optimiser's stopping point by up to its
+    tolerance (about 1e-8 relative for Cauchy and logistic, up to 5e-3 on a
+    flat generalised error shape), as they would move R's; an R model gives
+    R's residuals to the bit.  Every family is drawn as R draws it
     (``rgamma`` and ``rt`` included).  A refit that reproduces R's model (``lm`` or ``glm``
     through statsmodels or through R) gives R's random statistics.
     An iteration whose refit or random-variable ALE raises is dropped, as R
