@@ -130,7 +130,6 @@ def check_modelboot(fixture: dict, mb, *, rtol: float, skip_terms=frozenset()) -
     summary = mb.ale["single"].y_summary
     assert list(summary.index) == fixture["y_summary"]["rows"]
     ale_p = fixture.get("ale_p")
-    same_family = True
     if ale_p:
         assert mb.ale_p.params["rand_it_ok"] == ale_p["rand_it_ok"]
         assert mb.ale_p.params["exactness"] == ale_p.get("exactness", mb.ale_p.params["exactness"])
