@@ -14,6 +14,7 @@ scripts/make_nearest_fixture.py        reference/nearest/          yaImpute
 scripts/make_aleplot_fixtures.py       reference/aleplot/          ALEPlot, yaImpute, MASS,
                                                                    rpart, randomForest
 scripts/make_iml_fixtures.py           reference/iml/              iml, yaImpute, rpart, MASS
+scripts/make_iml_rbugs_fixtures.py     reference/iml_rbugs/        iml
 scripts/make_rng_fixtures.py           reference/rng/              parallel, furrr, future
 scripts/make_ale_fixtures.py           reference/ale/              ale 0.5.0 in ~/Rlib-ale and,
                                                                    corrected, ~/Rlib-ale-fixed
@@ -64,6 +65,7 @@ GENERATORS = [
     ("make_nearest_fixture.py", ["yaImpute"]),
     ("make_aleplot_fixtures.py", ["ALEPlot", "yaImpute", "MASS", "rpart", "randomForest"]),
     ("make_iml_fixtures.py", ["iml", "yaImpute", "rpart", "MASS"]),
+    ("make_iml_rbugs_fixtures.py", ["iml"]),  # iml's wrong numbers, for FeatureEffect(replicate_r_bugs=True)
     ("make_rng_fixtures.py", ["parallel", "furrr", "future"]),
     ("make_ale_fixtures.py", []),  # loads ale from its own R libraries and checks them itself
     ("make_distribution_fixtures.py", ["extraDistr", "fGarch"]),  # univariateML from ~/Rlib-ale

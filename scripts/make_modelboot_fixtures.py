@@ -8,6 +8,10 @@ Every case of ``scripts/modelboot_cases.py`` runs in R through rpy2: the data
               ale_options = list(...), parallel = 0, ale_p = NULL, silent = TRUE,
               output_boot_data = TRUE)
 
+(a case with ``ale_p`` first runs ``pd <- ALEpDist(fit, train, rand_it = , seed = ,
+parallel = 0)`` and passes ``ale_p = pd``; a case with planned failures passes a
+``model_call_string`` that stops on the resamples without a given row)
+
 is run once per ``ale`` release: 0.5.0 (``$ALE_R_LIB``, default ``~/Rlib-ale``)
 and 0.5.3 (``$ALE_R_LIB_053``, default ``~/Rlib-ale053``), each in a child
 process (one ``ale`` per R session).  A fixture holds the data, the resampled
@@ -40,11 +44,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from modelboot_cases import CASES, make_data, r_fit_code, with_seeds  # noqa: E402
+from modelboot_cases import CASES, make_data, r_fit_code, r_model_call_string, with_seeds  # noqa: E402
 
 OUT = ROOT / "reference" / "modelboot"
 LIBRARIES = {"0.5.0": ("ALE_R_LIB", "~/Rlib-ale"), "0.5.3": ("ALE_R_LIB_053", "~/Rlib-ale053")}
-PACKAGES = ("ale", "staccuracy", "broom", "dplyr", "tidyr", "purrr", "furrr", "future", "S7")
+PACKAGES = ("ale", "staccuracy", "broom", "dplyr", "tidyr", "purrr", "furrr", "future", "S7", "univariateML")
 RTOL = 1e-9
 RTOL_REASON = ("R refits with lm's Householder QR (glm's IRLS), pyale's tests with statsmodels' pinv (IRLS): "
                "the same models to about 1e-13, which tiny F-test p-values and sums of predictions amplify")
@@ -96,17 +100,29 @@ def _run_case(ro, case) -> dict:
         options.append("x_cols = c(" + ", ".join(json.dumps(t) for t in case.ale_options["x_cols"]) + ")")
     if "max_num_bins" in case.ale_options:
         options.append(f"max_num_bins = {case.ale_options['max_num_bins']}")
-    call = (f"ModelBoot(fit, data = train, boot_it = {case.boot_it}, seed = {case.boot_seed}, "
+    if "aler_alpha" in case.ale_options:
+        options.append("aler_alpha = c(" + ", ".join(repr(float(a)) for a in case.ale_options["aler_alpha"]) + ")")
+    pdist_call = None
+    auto = bool(case.ale_p.get("auto"))
+    if case.ale_p and not auto:
+        pdist_call = (f"ALEpDist(fit, train, rand_it = {case.ale_p['rand_it']}, seed = {case.ale_p['seed']}, "
+                      "parallel = 0, silent = TRUE)")
+        ro.r(f"pd <- {pdist_call}")
+    model_call_string = r_model_call_string(case, data)
+    call = (f"ModelBoot(fit, data = train, "
+            + (f"model_call_string = {json.dumps(model_call_string)}, " if model_call_string else "")
+            + f"boot_it = {case.boot_it}, seed = {case.boot_seed}, "
             f"boot_alpha = {case.boot_alpha!r}, boot_centre = {json.dumps(case.boot_centre)}, "
-            f"ale_options = list({', '.join(options)}), parallel = 0, ale_p = NULL, silent = TRUE, "
-            "output_boot_data = TRUE)")
+            f"ale_options = list({', '.join(options)}), parallel = 0, "
+            f"ale_p = {json.dumps('auto') if auto else ('pd' if case.ale_p else 'NULL')}, "
+            "silent = TRUE, output_boot_data = TRUE)")
     ro.r(f"mb <- suppressWarnings({call})")
     terms = list(ro.r("c(mb@ale$single@params$requested_x_cols$d1, mb@ale$single@params$requested_x_cols$d2)"))
     types = ["single"] + (["boot"] if case.boot_it else [])
     out = {
         "case": asdict(case),
         "call": call,
-        "r_code": f"{r_fit_code(case)}\nmb <- {call}",
+        "r_code": f"{r_fit_code(case)}\n" + (f"pd <- {pdist_call}\n" if pdist_call else "") + f"mb <- {call}",
         "rows": [[int(v) for v in idx] for idx in ro.r("lapply(mb@boot_data$row_idxs, as.integer)")],
         "model_stats": _frame(ro, "mb@model_stats"),
         "model_coefs": _frame(ro, "mb@model_coefs"),
@@ -116,7 +132,18 @@ def _run_case(ro, case) -> dict:
         "terms": [str(t) for t in terms],
         "effects": {},
         "stats": {},
+        "failed": [int(v) for v in ro.r("mb@boot_data$it[vapply(mb@boot_data$model, is.null, logical(1))]")],
+        "y_summary": {"rows": [str(v) for v in ro.r("rownames(mb@ale$single@params$y_summary)")],
+                      "values": [_value(float(v)) for v in ro.r("as.numeric(mb@ale$single@params$y_summary[, 1])")]},
     }
+    if case.ale_p:
+        ro.r("pd_used <- mb@ale$single@params$p_values")  # the ALEpDist passed, or the one 'auto' made
+        out["ale_p"] = {
+            "family": str(ro.r("attr(pd_used@residual_distribution, 'model')")[0]),
+            "rand_it_ok": int(ro.r("pd_used@params$rand_it_ok")[0]),
+            "exactness": str(ro.r("pd_used@params$exactness")[0]),
+            "rand_stats": _frame(ro, "pd_used@rand_stats[[1]]"),
+        }
     for kind in types:
         out["effects"][kind] = {str(t): _frame(ro, f"get(mb, {json.dumps(str(t))}, type = '{kind}')")
                                 for t in terms}

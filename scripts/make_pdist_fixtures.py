@@ -9,7 +9,12 @@ and writes back (as hex floats): the residuals, the residual distribution
 ``model_select`` chose (family, parameters, log likelihood), the random
 variable of the first two iterations (``set.seed(seed + it)`` under
 L'Ecuyer-CMRG, ``rml``), every iteration's statistics (``rand_stats``), and
-the ALE's ``get(stats = "all")`` table with its p-values and ``y_summary``.
+the ALE's ``get(stats = "all")`` table with its p-values and ``y_summary``; with
+ale 0.5.3 and a probability response also ``invert_probs()``'s table and p-value
+distribution, and those after ``invert_probs(force = TRUE)``.
+
+A case in ``FAILING`` passes a ``random_model_call_string`` that stops on some
+iterations (R drops them: ``rand_it_ok``).
 
 Libraries (one R session each): ``ale-0.5.0`` (``$ALE_R_LIB``, default
 ``~/Rlib-ale``) and ``ale-0.5.3`` (``$ALE053_R_LIB``, default ``~/Rlib-ale053``).
@@ -44,11 +49,27 @@ CASES = {
     "lm_laplace": (103, 90, "laplace", "lm(y ~ x1 + x2 + x3, data = d)", 3, False, 0),
     "lm_surrogate": (104, 60, "gaussian", "lm(y ~ x1 + x2 + x3, data = d)", 0, True, 0),
     "glm_binomial": (105, 120, "binary", "glm(y ~ x1 + x2 + x3, family = binomial, data = d)", 2, False, 0),
+    # 600 rows: the random ALER bands stay inside [0, 1], so ale 0.5.3's invert_probs() accepts the ALE
+    "glm_binomial_invert": (107, 600, "binary", "glm(y ~ x1 + x2 + x3, family = binomial, data = d)", 1, False, 0),
     # residual families univariateML fits with nlm (model_select picks Cauchy, logistic here)
     "lm_cauchy": (111, 80, "cauchy", "lm(y ~ x1 + x2 + x3, data = d)", 5, False, 0),
     "lm_logistic": (110, 80, "logistic", "lm(y ~ x1 + x2 + x3, data = d)", 4, False, 0),
 }
 RAND_IT = 100  # R refuses fewer
+# Cases whose refit fails on purpose: (rand_it, threshold): the refit stops when the random variable's first
+# value exceeds the threshold (R: a random_model_call_string with stop(); pyale's test refit raises alike).
+# R drops those iterations (rand_it_ok < rand_it, with a warning).
+FAILING = {"lm_failing_refits": (130, 1.2)}
+CASES["lm_failing_refits"] = (108, 80, "gaussian", "lm(y ~ x1 + x2 + x3, data = d)", 5, False, 0)
+
+
+def random_model_call_string(name: str) -> str:
+    """R's random_model_call_string for a FAILING case ('' for the others: R's automatic refit)."""
+    if name not in FAILING:
+        return ""
+    threshold = FAILING[name][1]
+    return (f"if (rand_data$random_variable[1] > {threshold!r}) stop('planned failure') else "
+            "lm(y ~ x1 + x2 + x3 + random_variable, data = rand_data)")
 
 
 def case_data(seed: int, rows: int, kind: str) -> dict:
@@ -82,8 +103,9 @@ put <- function(key, v) {
 put_frame <- function(prefix, df) for (nm in names(df)) put(paste0(prefix, nm), df[[nm]])
 model <- eval(parse(text = args[3]))
 seed <- as.numeric(args[4]); surrogate <- as.logical(args[5]); boot_it <- as.numeric(args[6])
-pd <- ALEpDist(model, d, rand_it = %RAND_IT%, seed = seed, surrogate = surrogate, parallel = 0,
-               output_residuals = TRUE, silent = TRUE)
+rand_it <- as.numeric(args[7]); call_string <- if (nzchar(args[8])) args[8] else NULL
+pd <- suppressWarnings(ALEpDist(model, d, rand_it = rand_it, seed = seed, surrogate = surrogate, parallel = 0,
+               random_model_call_string = call_string, output_residuals = TRUE, silent = TRUE))
 rd <- pd@residual_distribution
 put("family_model", gsub(" ", "_", attr(rd, "model")))
 put("family_params", unclass(rd)[seq_along(rd)])
@@ -102,6 +124,15 @@ put_frame("stats_all.", as.data.frame(get(a, stats = "all")))
 put("stats_all_columns", names(get(a, stats = "all")))
 put_frame("stats_estimate.", as.data.frame(get(a, stats = "estimate")))
 ys <- a@params$y_summary
+if (exists("invert_probs", envir = asNamespace("ale")) && all(ys[, 1] >= 0 & ys[, 1] <= 1)) {
+  # ale >= 0.5.2: invert_probs() inverts the p_values too (invert_probs_p), once; force reverts the ALE only
+  ai <- invert_probs(a)
+  put_frame("inverted.stats_all.", as.data.frame(get(ai, stats = "all")))
+  put_frame("inverted.rand_stats.", ai@params$p_values@rand_stats[[1]])
+  ar <- suppressMessages(invert_probs(ai, force = TRUE))
+  put_frame("reverted.stats_all.", as.data.frame(get(ar, stats = "all")))
+  put_frame("reverted.rand_stats.", ar@params$p_values@rand_stats[[1]])
+}
 put("y_summary.rows", rownames(ys))
 put("y_summary.values", as.numeric(ys[, 1]))
 put("versions", c(R.version.string, paste0("ale ", packageVersion("ale")),
@@ -147,19 +178,22 @@ def run_case(name: str, library: str, tmp: Path, data_seed: int | None = None, s
     lines = [",".join(cols)] + [",".join(float(data[c][i]).hex() for c in cols) for i in range(rows)]
     csv.write_text("\n".join(lines) + "\n")
     script = tmp / "pdist.R"
-    script.write_text(R_SCRIPT.replace("%RAND_IT%", str(RAND_IT)))
+    script.write_text(R_SCRIPT)
+    rand_it = FAILING[name][0] if name in FAILING else RAND_IT
     result = tmp / f"{name}.{library}.txt"
     env_name, default = LIBRARIES[library]
     env = {**os.environ, "R_LIBS": os.path.expanduser(os.environ.get(env_name, default))}
     subprocess.run(["Rscript", str(script), str(csv), str(result), call, str(seed), str(surrogate).upper(),
-                    str(boot_it)], check=True, env=env)
+                    str(boot_it), str(rand_it), random_model_call_string(name)], check=True, env=env)
     r = _parse(result)
     versions = r.pop("versions")
     packages = dict(v.split(" ", 1) for v in versions[1:])
     return {
         "meta": {"generator": "scripts/make_pdist_fixtures.py", "case_name": name, "r_library": library,
                  "r_version": versions[0], "packages": packages, "data_seed": data_seed, "rows": rows,
-                 "response": kind, "r_call": call, "rand_it": RAND_IT, "seed": seed, "surrogate": surrogate,
+                 "response": kind, "r_call": call, "rand_it": rand_it, "seed": seed,
+                 "fail_above": FAILING[name][1] if name in FAILING else None,
+                 "random_model_call_string": random_model_call_string(name) or None, "surrogate": surrogate,
                  "boot_it": boot_it, "rtol": 1e-9,
                  "tolerance_reason": "1e-9 where the residual family's parameters are closed forms; a family fitted "
                                      "by R's nlm/nlminb is matched to R's optimiser tolerance (tests use 1e-4)",

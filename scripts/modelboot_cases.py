@@ -14,7 +14,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-__all__ = ["ModelBootCase", "CASES", "HELD_BACK_SEEDS", "make_data", "statsmodels_fit", "r_fit_code", "with_seeds"]
+__all__ = ["ModelBootCase", "CASES", "HELD_BACK_SEEDS", "make_data", "statsmodels_fit", "statsmodels_refit",
+           "statsmodels_random_refit", "r_fit_code", "r_model_call_string", "with_seeds"]
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,12 @@ class ModelBootCase:
     boot_alpha: float = 0.05
     boot_centre: str = "mean"
     note: str = ""
+    # R's ale_p: ALEpDist(fit, train, rand_it = , seed = , parallel = 0) passed to ModelBoot; {"auto": True} is
+    # R's default ale_p = 'auto'; {} is ale_p = NULL
+    ale_p: dict = field(default_factory=dict)
+    # a refit that fails on every resample without this (0-based) row of the data (R: model_call_string
+    # 'if (!any(boot_data$x2 == <its x2>)) stop(...) else <the fit>'); None: no planned failures
+    fail_without_row: int | None = None
 
 
 CASES = [
@@ -43,6 +50,17 @@ CASES = [
     ModelBootCase("glm_binary", "binary", 3, 80, "y ~ x1 + x2", "binomial", 5, 0),
     ModelBootCase("lm_no_boot", "pair", 4, 30, "y ~ x1 + x2 + z", "gaussian", 0, 0,
                   ale_options={"x_cols": ["x1", "x2"]}),
+    ModelBootCase("lm_ale_p", "mixed", 12, 70, "y ~ x1 + x2 + g", "gaussian", 4, 2,
+                  ale_options={"aler_alpha": [0.02, 0.1]}, ale_p={"rand_it": 100, "seed": 3},
+                  note="ale_p: an ALEpDist of the same lm (100 refits); R's y_summary gains the ALER rows, its "
+                       "statistics no p-values (data seed 12: model_select picks the normal family, whose fit is R's to rounding)"),
+    ModelBootCase("lm_ale_p_auto", "mixed", 13, 60, "y ~ x1 + x2 + g", "gaussian", 3, 5,
+                  ale_p={"auto": True},
+                  note="R's default ale_p = 'auto': a surrogate ALEpDist (100 refits of R's surrogate glm, ModelBoot's "
+                       "seed) made before the refits (data seed 13: the normal family)"),
+    ModelBootCase("lm_failing_refits", "mixed", 6, 50, "y ~ x1 + x2 + g", "gaussian", 6, 4, fail_without_row=9,
+                  note="the refit fails on the resamples without row 10 (R: model_call_string that stops); R "
+                       "skips those iterations"),
 ]
 
 
@@ -89,6 +107,41 @@ def statsmodels_fit(case: ModelBootCase, data: pd.DataFrame):
     if case.family == "gaussian":
         return smf.ols(case.formula, data).fit()
     return smf.glm(case.formula, data, family=sm.families.Binomial()).fit(tol=1e-14, maxiter=100)
+
+
+def statsmodels_refit(case: ModelBootCase, data: pd.DataFrame):
+    """The refit pyale.ModelBoot gets: the case's fit, raising where R's model_call_string stops."""
+    if case.fail_without_row is None:
+        return lambda d: statsmodels_fit(case, d)
+    marker = float(data["x2"].iloc[case.fail_without_row])
+
+    def refit(boot_data: pd.DataFrame):
+        if not (boot_data["x2"] == marker).any():
+            raise RuntimeError(f"planned failure: row {case.fail_without_row + 1} is not in the resample")
+        return statsmodels_fit(case, boot_data)
+
+    return refit
+
+
+def statsmodels_random_refit(case: ModelBootCase):
+    """ALEpDist's refit: the case's model with ``+ random_variable`` (R's automatic random model call)."""
+    import statsmodels.api as sm
+    import statsmodels.formula.api as smf
+
+    formula = case.formula + " + random_variable"
+    if case.family == "gaussian":
+        return lambda d: smf.ols(formula, d).fit()
+    return lambda d: smf.glm(formula, d, family=sm.families.Binomial()).fit(tol=1e-14, maxiter=100)
+
+
+def r_model_call_string(case: ModelBootCase, data: pd.DataFrame) -> str | None:
+    """R's ``model_call_string`` for a case with planned failures (the same test as statsmodels_refit)."""
+    if case.fail_without_row is None:
+        return None
+    marker = float(data["x2"].iloc[case.fail_without_row]).hex()
+    fit = r_fit_code(case).split("<- ", 1)[1].replace("data = train", "data = boot_data")
+    return (f"if (!any(boot_data$x2 == {marker})) stop('planned failure: row {case.fail_without_row + 1} is not "
+            f"in the resample') else {fit}")
 
 
 def r_fit_code(case: ModelBootCase) -> str:

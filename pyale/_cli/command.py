@@ -496,6 +496,11 @@ def _validate_command(args) -> int:
         if "ale" in conventions:
             print("  ale: compared released ale's numbers, bugs included (pyale.ALE(..., replicate_r_bugs=True)); "
                   "pyale's default corrects ale's numeric binary features (docs/deviations.md, ale case 2).")
+        replicated = [c.label for c in comparisons if c.conventions == "iml" and "replicate_r_bugs=True" in c.py_call]
+        if replicated:
+            print(f"  iml: compared iml's numbers, bug included, for {', '.join(replicated)} (unused categories: "
+                  "pyale.FeatureEffect(..., replicate_r_bugs=True)); pyale's default centres each level by its own "
+                  "share (docs/deviations.md).")
         for comparison in comparisons:
             state = "match" if comparison.ok else "DIFFER " + "; ".join(comparison.problems)
             print(f"  {comparison.conventions:8s} {comparison.label:30s} max |diff| {comparison.max_abs:.3g}  {state}")

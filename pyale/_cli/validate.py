@@ -218,13 +218,23 @@ def _aleplot_table(names, axes, f_r, f_py) -> pd.DataFrame:
 
 
 def compare_iml(side: RSide, predict, feature, grid_size: int) -> Comparison:
-    """iml's FeatureEffect in R against pyale.FeatureEffect (method "ale")."""
+    """iml's FeatureEffect in R against pyale.FeatureEffect (method "ale").
+
+    A categorical feature with unused categories is compared with ``replicate_r_bugs=True`` (iml's
+    centring with other levels' shares, which R computes on such a factor); ``py_call`` says so.
+    """
     import pyale
 
     names = list(feature) if isinstance(feature, tuple) else [feature]
+    # iml centres a factor with unused categories with other levels' shares (docs/deviations.md): R's factor
+    # keeps the Categorical's categories, so that number is what is compared (and said in py_call)
+    column = side.X[names[0]]
+    replicate = len(names) == 1 and isinstance(column.dtype, pd.CategoricalDtype) and \
+        bool((column.value_counts(sort=False) == 0).any())
     # pyale first: a feature iml cannot lay out (e.g. '.value') gets pyale's clear refusal, not R's error
     effect = pyale.FeatureEffect(pyale.Predictor(predict_function=predict, data=side.X),
-                                 names if len(names) == 2 else [names[0]], method="ale", grid_size=grid_size)
+                                 names if len(names) == 2 else [names[0]], method="ale", grid_size=grid_size,
+                                 replicate_r_bugs=replicate)
     py_frame = effect.results.reset_index(drop=True)
     r_frame, code = side.iml(names, equivalent_intervals(side.X.shape[0], grid_size, "iml"))
     problems: list[str] = []
@@ -250,7 +260,8 @@ def compare_iml(side: RSide, predict, feature, grid_size: int) -> Comparison:
     py_feature = repr(names) if len(names) == 2 else repr(names[0])
     return Comparison("iml", feature_label(names), code,
                       f"pyale.FeatureEffect(pyale.Predictor(predict_function=predict, data=X), {py_feature}, "
-                      f"method='ale', grid_size={grid_size}).results", table, max_abs, max_rel, atol, within,
+                      f"method='ale', grid_size={grid_size}{', replicate_r_bugs=True' if replicate else ''}).results",
+                      table, max_abs, max_rel, atol, within,
                       problems, tuple(names))
 
 

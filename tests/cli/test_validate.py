@@ -468,3 +468,29 @@ def test_huge_intervals_reach_r_as_an_equivalent_k(r_packages, tmp_path):
                                      "--drop", "Ozone", "Day", "Month", "--intervals", "1000000000", "--out", out])
     assert code == 0, stderr
     assert "2 of 2 effects match R" in stdout
+
+
+class _LevelModel:
+    """A model of a numeric and a categorical column (module level: the pickle is loaded by reference)."""
+
+    def predict(self, X):
+        shift = X["g"].astype(str).map({"a": 0.0, "b": 1.0, "c": 3.0, "d": -2.0}).to_numpy(float)
+        return X["x"].to_numpy(float) + shift + X["x"].to_numpy(float) * (X["g"].astype(str) == "c").to_numpy(float)
+
+
+@pytest.mark.r
+def test_iml_with_unused_categories_compares_imls_number_and_says_so(r_packages, tmp_path):
+    """A Categorical with an unused category reaches iml as a factor with that level, where iml centres with
+    other levels' shares: validate compares iml's number (replicate_r_bugs=True) and says so."""
+    pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(21)
+    data = pd.DataFrame({"x": rng.uniform(size=80), "z": rng.normal(size=80),
+                         "g": pd.Categorical(rng.choice(["b", "c", "d"], size=80), categories=list("abcd"))})
+    data.to_parquet(tmp_path / "d.parquet")
+    (tmp_path / "m.pkl").write_bytes(pickle.dumps(_LevelModel()))
+    code, stdout, stderr = run_main(["validate", "--data", tmp_path / "d.parquet", "--model", tmp_path / "m.pkl",
+                                     "--features", "g", "x", "--conventions", "iml", "--out", tmp_path / "report"])
+    assert code == 0, stderr
+    assert "2 of 2 effects match R" in stdout
+    assert "iml: compared iml's numbers, bug included, for 'g' (unused categories" in stdout
+    assert "for 'g', 'x'" not in stdout  # the numeric feature is compared as it always is

@@ -169,3 +169,32 @@ def test_surrogate_needs_no_refit_and_uses_ten_bins():
     # residuals, their family and the normaliser come from all 1200 rows (as in R); the refits from the 1000
     assert sampled.residual_distribution.estimates != pyale.ALEpDist(
         refit(big), big.iloc[rows - 1].reset_index(drop=True), "y", surrogate=True, seed=3).residual_distribution.estimates
+
+
+def _refit_failing_above(threshold):
+    def failing(frame):
+        if "random_variable" in frame.columns and frame["random_variable"].iloc[0] > threshold:
+            raise ArithmeticError("planned failure")
+        return refit(frame)
+
+    return failing
+
+
+def test_failing_refits_are_dropped_alike_in_parallel(child_environment):
+    """The same iterations are dropped with n_jobs=2 as in one process, and the same statistics kept."""
+    pytest.importorskip("joblib")
+    failing = _refit_failing_above(1.5)
+    with pytest.warns(pyale._frontends.alepkg.pdist.ALEpDistWarning, match="iterations failed") as one:
+        serial = pyale.ALEpDist(MODEL, DATA, "y", refit=failing, rand_it=110, seed=4)
+    with pytest.warns(pyale._frontends.alepkg.pdist.ALEpDistWarning) as two:
+        parallel = pyale.ALEpDist(MODEL, DATA, "y", refit=failing, rand_it=110, seed=4, n_jobs=2)
+    assert 100 <= serial.params["rand_it_ok"] < 110
+    assert str(one[0].message) == str(two[0].message)
+    assert "ArithmeticError: planned failure" in str(one[0].message)
+    pd.testing.assert_frame_equal(parallel.rand_stats["y"], serial.rand_stats["y"])
+
+
+def test_a_refit_returning_none_is_a_failed_iteration():
+    with pytest.raises(ValueError, match=re.escape("100 of 100 iterations failed; only 0 were valid")) as info:
+        pyale.ALEpDist(MODEL, DATA, "y", refit=lambda frame: None, rand_it=100, seed=4)
+    assert "refit: TypeError: refit returned None" in str(info.value)

@@ -51,6 +51,13 @@ REFUSALS = [
     (dict(refit=3), TypeError,
      "The 'refit' parameter of ModelBoot must be a callable refit(boot_data) -> model. Got int instead."),
     (dict(y_col="w"), ValueError, "The 'y_col' parameter of ModelBoot must be a column of 'data'. Got 'w' instead."),
+    (dict(ale_p="yes"), ValueError,
+     "The 'ale_p' parameter of ModelBoot must be None, 'auto' or a pyale.ALEpDist. Got 'yes' instead."),
+    (dict(ale_p=3), TypeError, "The 'ale_p' parameter of ModelBoot must be None, 'auto' or a pyale.ALEpDist. "
+                               "Got int instead."),
+    # R: "The ale_options$p_values option is disabled. Use the ale_p argument instead."
+    (dict(ale_options={"p_values": None}), ValueError,
+     "The 'ale_options' parameter of ModelBoot must not set 'p_values' (R disables it): pass the ALEpDist as ale_p=."),
     (dict(seed=2**31), ValueError,
      "The 'seed' parameter of ModelBoot must be a whole number from -2147483647 to 2147483647. Got 2147483648 instead."),
 ]
@@ -152,3 +159,49 @@ def test_a_keyword_named_column_keeps_its_place_among_the_coefficients():
     data["y"] = data["x1"] + data["class"] + rng.normal(size=30)
     boot = pyale.ModelBoot(smf.ols('y ~ x1 + Q("class") + g', data).fit(), data, boot_it=3, seed=0, output_ale=False)
     assert boot.model_coefs["term"].tolist() == ["(Intercept)", "x1", "class", "gb", "gc"]
+
+
+def _pdist(data, fit):
+    """An ALEpDist of the OLS fit (least squares by NumPy: 100 statsmodels formula refits would take seconds)."""
+    def refit(frame):
+        X = np.column_stack([np.ones(frame.shape[0]), frame[["x", "z", "random_variable"]].to_numpy(dtype=float)])
+        beta = np.linalg.lstsq(X, frame["y"].to_numpy(dtype=float), rcond=None)[0]
+        return lambda new: np.column_stack([np.ones(new.shape[0]),
+                                            new[["x", "z", "random_variable"]].to_numpy(dtype=float)]) @ beta
+
+    return pyale.ALEpDist(fit, data, "y", refit=refit, rand_it=100, seed=1)
+
+
+def test_ale_p_adds_the_aler_rows_and_no_p_values():
+    """R's ale_p: the full-data y_summary gains the random variables' ALER rows (at ale_options' aler_alpha),
+    identical to ALE(p_values=)'s; curves and statistics are those without ale_p (no p.value column)."""
+    data = _data(n=40, seed=3)
+    fit = _fit(data)
+    dist = _pdist(data, fit)
+    options = {"aler_alpha": (0.02, 0.1)}
+    with_p = pyale.ModelBoot(fit, data, boot_it=3, seed=2, ale_p=dist, ale_options=options)
+    without = pyale.ModelBoot(fit, data, boot_it=3, seed=2, ale_options=options)
+    assert with_p.ale_p is dist and without.ale_p is None
+    single = with_p.ale["single"]
+    expected = pyale.ALE(fit, None, data, "y", p_values=dist, aler_alpha=(0.02, 0.1)).y_summary
+    pd.testing.assert_frame_equal(single.y_summary, expected)
+    assert {"aler_lo_lo", "aler_lo", "aler_hi", "aler_hi_hi"} <= set(single.y_summary.index)
+    assert single.p_values is None
+    for kind in ("single", "boot"):
+        got = with_p.get(stats="all", type=kind)
+        assert "p.value" not in got.columns
+        pd.testing.assert_frame_equal(got, without.get(stats="all", type=kind))
+        pd.testing.assert_frame_equal(with_p.get("x", type=kind), without.get("x", type=kind))
+
+
+def test_ale_p_must_cover_the_response():
+    data = _data(n=40, seed=3)
+    fit = _fit(data)
+    dist = _pdist(data, fit)
+    renamed = data.rename(columns={"y": "w"})
+    import statsmodels.formula.api as smf
+
+    fit_w = smf.ols("w ~ x + z", renamed).fit()
+    with pytest.raises(ValueError, match=re.escape("The 'ale_p' parameter of ModelBoot has no distributions for "
+                                                   "the response categories ['w']")):
+        pyale.ModelBoot(fit_w, renamed, boot_it=2, ale_p=dist)

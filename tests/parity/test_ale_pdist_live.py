@@ -65,6 +65,32 @@ def test_r_model_refitted_by_r_equals_statsmodels_refit(R):
         assert_allclose(by_r.rand_stats["y"][stat], by_python.rand_stats["y"][stat], rtol=1e-9, atol=1e-12)
 
 
+@pytest.mark.parametrize("library", list(gen.LIBRARIES))
+def test_held_back_failing_refits_against_r(R, library):
+    """R's random_model_call_string stops on some iterations of a held-back case: the same ones are dropped
+    (rand_it_ok) and the statistics of the rest equal R's."""
+    import warnings
+
+    from test_ale_pdist_fixtures import PlannedFailure  # noqa: F401 - the refit raises it
+
+    env, default = gen.LIBRARIES[library]
+    if not os.path.isdir(os.path.join(os.path.expanduser(os.environ.get(env, default)), "ale")):
+        pytest.skip(f"R's ale is not installed in ${env} ({default})")
+    with tempfile.TemporaryDirectory() as tmp:
+        fixture = gen.run_case("lm_failing_refits", library, Path(tmp), data_seed=9003, seed=21)
+    meta, r = fixture["meta"], fixture["r"]
+    data = pd.DataFrame({k: np.asarray(v, dtype=float) for k, v in fixture["data"].items()})
+    refit = _refit({**meta, "fail_above": float(meta["fail_above"])})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        dist = pyale.ALEpDist(refit(data), data, "y", refit=refit, rand_it=meta["rand_it"], seed=meta["seed"])
+    assert dist.params["rand_it_ok"] == int(r["rand_it_ok"][0]) < meta["rand_it"]
+    assert any("iterations failed" in str(w.message) for w in caught)
+    rtol = 1e-9 if dist.residual_distribution.exact else 1e-4
+    for stat in STATS:
+        assert_allclose(dist.rand_stats["y"][stat].to_numpy(), _num(r[f"rand_stats.{stat}"]), rtol=rtol, atol=1e-12)
+
+
 @pytest.mark.parametrize("case", ["lm_cauchy", "lm_logistic"])
 def test_nlm_families_with_an_r_model_equal_r_to_the_bit(R, case):
     """An R lm (predictions and refits by R): the residuals are R's bits, so pyale's Cauchy/logistic fit (R's

@@ -81,6 +81,10 @@ def test_iml_misaligns_a_user_grid_with_an_empty_interval(iml, R):
                                grid_points=[0, 0.5, 0.55, 1]).results
     assert ours.shape[0] == 4
     assert ours["x"].tolist() == [0.0, 0.5, 0.55, 1.0]
+    replicated = pyale.FeatureEffect(pyale.Predictor(predict_function=lambda nd: 2 * nd["x"], data=X), "x",
+                                     grid_points=[0, 0.5, 0.55, 1], replicate_r_bugs=True).results
+    assert replicated["x"].tolist() == r_res["x"].tolist() == [0.0, 0.5, 0.55]
+    np.testing.assert_allclose(replicated[".value"], r_res[".value"], rtol=1e-10, atol=1e-13)
 
 
 def test_iml_centres_wrongly_with_unused_levels(iml, R):
@@ -108,6 +112,10 @@ def test_iml_centres_wrongly_with_unused_levels(iml, R):
     for label, value in zip(right["g"].astype(str), right[".value"]):
         assert by_label[label] == pytest.approx(value, abs=1e-12)
     assert not np.allclose(wrong[".value"].to_numpy(), right[".value"].to_numpy())
+    replicated = pyale.FeatureEffect(pyale.Predictor(predict_function=model, data=X), "g",
+                                     replicate_r_bugs=True).results
+    assert replicated["g"].astype(str).tolist() == wrong["g"].astype(str).tolist()
+    np.testing.assert_allclose(replicated[".value"], wrong[".value"], rtol=1e-10, atol=1e-13)
 
 
 def test_iml_fails_on_a_string_feature(iml, R):

@@ -30,7 +30,7 @@ from .axes import ale_axis, rebound_axis
 from .bootdata import boot_data_table, composite_offset, data_sample
 from .checks import CALLER, check_ale_arguments, check_choice, column_value, per_column_option, resolve_x_cols
 from .model import Prediction, response_values
-from .pdist import check_p_values, with_aler_rows, with_p_value_column
+from .pdist import P_COLUMNS, check_p_values, with_aler_rows, with_p_value_column
 from .rbugs import needs_r_pairing, r_paired_replicates
 from .stats import STATISTICS, ale_statistics_1d, ale_statistics_2d, summarise_statistics
 from .tables import (
@@ -235,6 +235,7 @@ class ALE:
     _fixed_bins = None  # {column: AleAxisInfo} of the full data, in a ModelBoot refit's ALE (boot.RefitALE)
     probs_inverted = False  # pyale.invert_probs (R's invert_probs): .y becomes 1 - .y
     _inversions = 0
+    _stats_p_values = None
 
     def __init__(self, model, x_cols, data, y_col=None, *, pred_fun=None, pred_type="response",
                  max_num_bins=10, boot_it=0, boot_alpha=0.05, boot_centre="mean", seed=0, exclude_cols=None,
@@ -292,6 +293,7 @@ class ALE:
         self.y_type, values, self.y_cats = response_values(caller, data, y_col, prediction)
         self.y_summary = y_summary(values, self.y_cats, y_col if y_col is not None else "yhat")
         self.p_values = check_p_values(p_values, self.y_cats, CALLER)
+        self._stats_p_values = self.p_values  # what the p.value column comes from (invert_probs keeps it)
         if self.p_values is not None:  # R's var_summary(p_dist = ): the ALER bands of the random variables
             self.y_summary = with_aler_rows(self.y_summary, self.p_values, self.y_cats, aler_alpha)
         self._values = values
@@ -371,6 +373,24 @@ class ALE:
                                            ("naler_min", "naler_max"), ("naler_max", "naler_min"))}})
                     for term, summary in rows]
         return rows
+
+    def _with_p_values(self, table: pd.DataFrame, plain: list, cat) -> pd.DataFrame:
+        """``table`` with R's ``p.value`` column: each statistic's p-value from the distribution the ALE was
+        made with; after ``invert_probs`` R's rows carry their p-values along when ALER and NALER minima and
+        maxima swap places (R stores p-values with the statistics and never recomputes them)."""
+        if not self._inversions:
+            return with_p_value_column(table, self._stats_p_values, cat)
+        original = with_p_value_column(statistics_long_table(plain), self._stats_p_values, cat)
+        p_of = {(str(t), s): p for t, s, p in zip(original["term"], original["statistic"], original["p.value"])}
+        swapped = {"aler_min": "aler_max", "aler_max": "aler_min", "naler_min": "naler_max", "naler_max": "naler_min"}
+        table = table.copy()
+        sources = []
+        for stat in table["statistic"]:
+            for _ in range(self._inversions):
+                stat = swapped.get(stat, stat)
+            sources.append(stat)
+        table["p.value"] = [p_of[(str(t), s)] for t, s in zip(table["term"], sources)]
+        return table[P_COLUMNS]
 
     def _table(self, term: _Term, column: int, centre: float) -> pd.DataFrame:
         return self._inverted(self._plain_table(term, column, 0.0 if self._inversions else centre), centre)
@@ -478,13 +498,14 @@ class ALE:
                 computed = self._statistics()[cat]
                 part = {}
                 for dim, terms in wanted.items():
-                    rows = self._inverted_stats([item for item in computed[dim] if item[0] in terms])
+                    plain = [item for item in computed[dim] if item[0] in terms]
+                    rows = self._inverted_stats(plain)
                     if stats == "estimate":
                         part[dim] = statistics_estimate_table(rows)
                     else:
                         part[dim] = statistics_long_table(rows, names)
-                        if self.p_values is not None:
-                            part[dim] = with_p_value_column(part[dim], self.p_values, cat)
+                        if self._stats_p_values is not None:
+                            part[dim] = self._with_p_values(part[dim], plain, cat)
             out[cat] = _simplified(part) if simplify else part
         return out[cats[0]] if len(cats) == 1 else out
 

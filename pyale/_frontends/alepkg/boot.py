@@ -32,6 +32,7 @@ from ..._rbase import quantile_type7
 from ..._rbase.mersenne import r_sample_rows
 from .ale import ALE, _simplified
 from .model import Prediction
+from .pdist import ALEpDist, check_p_values, with_aler_rows
 from .performance import aucroc, glance_statsmodels, numeric_measures, tidy_statsmodels
 from .stats import STATISTICS, r_mean, r_median, summarise_statistics
 from .tables import band_summary, effect_table_1d, effect_table_2d, statistics_estimate_table, statistics_long_table
@@ -101,7 +102,22 @@ class ModelBoot:
         (``boot_data``; default False).
     ale_options : dict, optional
         Keywords of :class:`pyale.ALE` (``x_cols``, ``max_num_bins``, ...) for
-        the full-data ALE and every refit's.
+        the full-data ALE and every refit's (not ``p_values``: R refuses it
+        there and takes ``ale_p``).
+    ale_p : pyale.ALEpDist, optional
+        R's ``ale_p``: the p-value distributions of the model.  As in ale
+        0.5.0 and 0.5.3, they change only the full-data ALE's ``y_summary``
+        (``mb.ale["single"].y_summary`` gains R's rows ``aler_lo_lo``,
+        ``aler_lo``, ``aler_hi``, ``aler_hi_hi`` at ``ale_options``'
+        ``aler_alpha``), which every ``get()`` of this ModelBoot shares; no
+        statistics table gains a ``p.value`` column (R computes the
+        full-data and the refits' ALE with ``p_values = NULL``).  For
+        p-values of the full-data statistics use ``pyale.ALE(model, data=data,
+        p_values=ale_p)``.  ``"auto"`` is R's default: a surrogate
+        ``ALEpDist(model, data, y_col, surrogate=True, pred_fun=,
+        pred_type=, seed=seed)`` made first (100 refits of R's surrogate
+        glm; not made when ``output_ale=False``, where it changes nothing).
+        None (pyale's default) is R's ``ale_p = NULL``.
     replicate_r_bugs : bool, default False
         Give R's numbers where ``ale`` is knowingly wrong: each refit's ALE
         then uses the full data's ceilings as R hands them on (rounded to 15
@@ -132,6 +148,8 @@ class ModelBoot:
     boot_data : pandas.DataFrame or None
         With ``output_boot_data``: ``it``, ``row_idxs`` (1-based, as R),
         ``model``, ``ale``, ``tidy``, ``stats``, ``perf``.
+    ale_p : pyale.ALEpDist or None
+        The ``ale_p`` passed (R's ``params$ale_p``).
     y_col, y_type, y_cats, boot_it, boot_alpha, boot_centre, seed
 
     Notes
@@ -145,7 +163,7 @@ class ModelBoot:
     skips it.  Iteration 0 uses ``model`` itself where R refits it from its
     call on the full data (the same model for a deterministic fit).
 
-    pyale computes no p-values here: compare with R's ``ale_p = NULL``.
+    Without ``ale_p``, compare with R's ``ale_p = NULL``.
 
     References
     ----------
@@ -173,7 +191,7 @@ class ModelBoot:
     def __init__(self, model, data, refit=None, *, y_col=None, positive=True, pred_fun=None,
                  pred_type="response", boot_it=100, boot_alpha=0.05, boot_centre="mean", seed=0,
                  output_model_stats=True, output_model_coefs=True, output_ale=True, output_boot_data=False,
-                 ale_options=None, replicate_r_bugs=False, glance=None, tidy=None):
+                 ale_options=None, ale_p=None, replicate_r_bugs=False, glance=None, tidy=None):
         data, native = as_pandas(data, param="data", caller=CALLER)
         self.boot_it = _whole_number(boot_it, param="boot_it", minimum=0)
         self.seed = _whole_number(seed, param="seed", minimum=-(2**31 - 1), maximum=2**31 - 1)
@@ -198,6 +216,16 @@ class ModelBoot:
         for key in ("model", "data", "boot_it", "replicate_r_bugs"):
             if key in ale_options:
                 raise ValueError(f"The 'ale_options' parameter of {CALLER} must not set {key!r} (ModelBoot sets it).")
+        if "p_values" in ale_options:  # R: 'The ale_options$p_values option is disabled. Use the ale_p argument instead.'
+            raise ValueError(f"The 'ale_options' parameter of {CALLER} must not set 'p_values' (R disables it): "
+                             "pass the ALEpDist as ale_p=.")
+        if isinstance(ale_p, str):
+            if ale_p != "auto":
+                raise ValueError(f"The 'ale_p' parameter of {CALLER} must be None, 'auto' or a pyale.ALEpDist. "
+                                 f"Got {ale_p!r} instead.")
+        elif ale_p is not None and not isinstance(ale_p, ALEpDist):  # categories: checked once the ALE knows them
+            raise TypeError(f"The 'ale_p' parameter of {CALLER} must be None, 'auto' or a pyale.ALEpDist. "
+                            f"Got {type(ale_p).__name__} instead.")
         taken = [name for name in inspect.signature(ALE).parameters if name not in ("model", "data", "y_col")]
         for key in ale_options:
             if key not in taken:
@@ -223,6 +251,9 @@ class ModelBoot:
             raise ValueError(f"The 'y_col' parameter of {CALLER} must be a column of 'data'. Got {y_col!r} instead.")
         self.y_col = y_col
         self._pred = (pred_fun, pred_type, native)
+        if isinstance(ale_p, str):  # R's default 'auto': a surrogate ALEpDist made before the refits
+            ale_p = ALEpDist(model, data, y_col, surrogate=True, pred_fun=pred_fun, pred_type=pred_type,
+                             seed=self.seed) if output_ale else None
         n = data.shape[0]
         # Every resample's rows are drawn at once and each refit keeps its resample's rows and curves.
         check_replicates(self.boot_it, n, param="boot_it", caller=CALLER, advice=" Use a smaller boot_it.")
@@ -240,6 +271,13 @@ class ModelBoot:
             single = ALE(model, ale_options.get("x_cols"), data, y_col,
                          **_ale_keywords(ale_options, pred_fun, pred_type))
         self.y_cats = list(single.y_cats) if single is not None else [y_col]
+        self.ale_p = ale_p
+        if single is not None and ale_p is not None:
+            # R re-makes the full-data ALE's y_summary with the random variables' ALER bands
+            # (var_summary(p_dist = ale_p)); its statistics, and the refits', stay without p-values.
+            check_p_values(ale_p, single.y_cats, CALLER, param="ale_p")
+            single.y_summary = with_aler_rows(single.y_summary, ale_p, single.y_cats,
+                                              ale_options.get("aler_alpha", (0.01, 0.05)))
         iterations = [_Iteration(0, np.arange(n), model, single,
                                  tidy(model) if output_model_coefs else None,
                                  glance(model) if output_model_stats else None, None)]

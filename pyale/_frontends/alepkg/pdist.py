@@ -15,6 +15,7 @@ statistics of all iterations are the distribution against which
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -39,10 +40,27 @@ from .stats import STATISTICS, ale_statistics_1d
 from .surrogate import surrogate_refit
 from .types import ale_var_type, numeric_bins
 
-__all__ = ["ALEpDist", "value_to_p", "p_to_random_value"]
+__all__ = ["ALEpDist", "ALEpDistWarning", "value_to_p", "p_to_random_value"]
 
 CALLER = "ALEpDist"
 RANDOM = "random_variable"
+MIN_RAND_IT = 100  # R: "With < 100 successful iterations, p-values are invalid."
+
+
+class ALEpDistWarning(UserWarning):
+    """Some refits, or their ALE, failed; R's ``ALEpDist`` drops those iterations too (``rand_it_ok``)."""
+
+
+@dataclass(frozen=True)
+class _Failed:
+    """An iteration whose refit or random-variable ALE raised (R: ``tryCatch`` returns ``NULL``, then ``compact``)."""
+
+    it: int
+    stage: str
+    error: BaseException
+
+    def describe(self) -> str:
+        return f"iteration {self.it} ({self.stage}: {type(self.error).__name__}: {self.error})"
 
 
 def value_to_p(random_values, statistic: str, values) -> np.ndarray:
@@ -178,10 +196,42 @@ def _random_statistics(model, X: pd.DataFrame, setup: _Setup, norms: list, block
 
 
 def _iteration(it: int, refit, data: pd.DataFrame, values: np.ndarray, y_col, setup: _Setup, norms: list):
+    """One iteration's statistics, or :class:`_Failed` when its refit or its ALE raises (R skips it)."""
     # The refit's own copy: whatever it does to it, the caller's data stay as they were.
     rand_data, X, block = setup.frames(data, values)
-    model = refit(rand_data)
-    return _random_statistics(model, X, setup, norms, block)
+    try:
+        model = refit(rand_data)
+        if model is None:
+            raise TypeError("refit returned None")
+    except Exception as exc:  # R: 'Error creating random model; skipped iteration'
+        return _Failed(it, "refit", exc)
+    try:
+        return _random_statistics(model, X, setup, norms, block)
+    except Exception as exc:  # R: 'Error calculating ALE; skipped iteration'
+        return _Failed(it, "ALE", exc)
+
+
+def _kept_iterations(results: list, rand_it: int) -> list:
+    """R's ``compact(rand_ales)`` and its checks on ``rand_it_ok``: the iterations that worked.
+
+    None worked, or fewer than 100: ``ValueError`` (R aborts: p-values on fewer than 100 iterations
+    are invalid), chained from the first failure.  Some failed: an :class:`ALEpDistWarning` naming them.
+    """
+    failed = [r for r in results if isinstance(r, _Failed)]
+    kept = [r for r in results if not isinstance(r, _Failed)]
+    if not failed:
+        return kept
+    shown = "; ".join(f.describe() for f in failed[:3]) + ("; ..." if len(failed) > 3 else "")
+    if len(kept) < MIN_RAND_IT:
+        raise ValueError(f"{CALLER}: {len(failed)} of {rand_it} iterations failed; only {len(kept)} "
+                         f"{'was' if len(kept) == 1 else 'were'} valid. With fewer than {MIN_RAND_IT} successful "
+                         f"iterations, p-values are invalid (R's ALEpDist stops here too). Failures: "
+                         f"{shown}") from failed[0].error
+    exactness = "exact" if len(kept) >= 1000 else "approximate"
+    warnings.warn(f"{CALLER}: {len(failed)} of {rand_it} iterations failed and are dropped, as R drops them; "
+                  f"only {len(kept)} were valid (params['rand_it_ok']), so p-values are {exactness}. "
+                  f"Failures: {shown}", ALEpDistWarning, stacklevel=3)
+    return kept
 
 
 class ALEpDist:
@@ -259,8 +309,12 @@ class ALEpDist:
     R's residuals to the bit.  Every family is drawn as R draws it
     (``rgamma`` and ``rt`` included).  A refit that reproduces R's model (``lm`` or ``glm``
     through statsmodels or through R) gives R's random statistics.
-    R's iterations that fail are dropped (``rand_it_ok``); here a failing
-    refit raises.
+    An iteration whose refit or random-variable ALE raises is dropped, as R
+    drops it: ``params["rand_it_ok"]`` counts the rest, ``exactness`` follows
+    it, and an :class:`ALEpDistWarning` (a ``UserWarning``) names the failed
+    iterations; with fewer than 100 left, ``ValueError`` (R aborts there too).
+    The other iterations keep their random variables (each is drawn after
+    ``set.seed(seed + it)``), so they equal R's.
 
     References
     ----------
@@ -356,7 +410,7 @@ class ALEpDist:
         n_rows = data.shape[0]
         draws = [self.residual_distribution.draw(LecuyerCMRG.from_seed(seed + it), n_rows)
                  for it in range(1, rand_it + 1)]
-        per_it = _run(refit_model, data, y_col, setup, norms, draws, n_jobs)
+        per_it = _kept_iterations(_run(refit_model, data, y_col, setup, norms, draws, n_jobs), rand_it)
         if surrogate and y_type == "categorical" and len(cats) > 1:
             per_it = [[stats[0]] * len(cats) for stats in per_it]
         self.rand_stats = {cat: pd.DataFrame([stats[c] for stats in per_it], columns=list(STATISTICS))
@@ -491,16 +545,17 @@ def _r_refit(model, y_col) -> Callable | None:
 P_COLUMNS = ["statistic", "estimate", "p.value", "term", "conf.low", "mean", "median", "conf.high"]
 
 
-def check_p_values(p_values, y_cats: list, caller: str):
-    """``p_values`` of :class:`pyale.ALE`: None or an :class:`ALEpDist` with every response category."""
+def check_p_values(p_values, y_cats: list, caller: str, param: str = "p_values"):
+    """``p_values`` of :class:`pyale.ALE` (``ale_p`` of :class:`pyale.ModelBoot`): None or an
+    :class:`ALEpDist` with every response category."""
     if p_values is None:
         return None
     if not isinstance(p_values, ALEpDist):
-        raise TypeError(f"The 'p_values' parameter of {caller} must be None or a pyale.ALEpDist. "
+        raise TypeError(f"The {param!r} parameter of {caller} must be None or a pyale.ALEpDist. "
                         f"Got {type(p_values).__name__} instead.")
     missing = [c for c in y_cats if c not in p_values.rand_stats]
     if missing:
-        raise ValueError(f"The 'p_values' parameter of {caller} has no distributions for the response "
+        raise ValueError(f"The {param!r} parameter of {caller} has no distributions for the response "
                          f"categories {missing!r} (it has {list(p_values.rand_stats)!r}); build the ALEpDist "
                          "from the same model and data.")
     return p_values

@@ -35,6 +35,16 @@ __all__ = ["FeatureEffect", "FeatureEffects"]
 _CALLER = "FeatureEffect"
 
 
+def _check_replicate(replicate_r_bugs, caller: str, predictor, method) -> bool:
+    if not isinstance(replicate_r_bugs, (bool, np.bool_)):
+        raise TypeError(f"The 'replicate_r_bugs' parameter of {caller} must be True or False. "
+                        f"Got {replicate_r_bugs!r} instead.")
+    if replicate_r_bugs and getattr(predictor, "engine", None) is not None:
+        raise ValueError(f"The 'replicate_r_bugs' parameter of {caller} needs the predictor's data as a pandas "
+                         "DataFrame (iml's numbers are reproduced on in-memory data only).")
+    return bool(replicate_r_bugs)
+
+
 class FeatureEffect:
     """Accumulated local effects, partial dependence or ICE curves, as iml's ``FeatureEffect$new``.
 
@@ -68,6 +78,15 @@ class FeatureEffect:
         caps memory.  By default ALE sends each shifted copy whole, as iml
         does (iml ignores ``batch.size`` for ALE); partial dependence and
         ICE are batched by the predictor's ``batch_size``.
+    replicate_r_bugs : bool, default False
+        ALE of one feature (keyword): give iml 0.11.4's numbers where it
+        returns wrong ones rather than failing (``docs/deviations.md``): a
+        ``grid_points`` interval without rows (iml drops it, pairs the curve
+        with the grid by position and loses the last grid points) and a
+        categorical feature with unused categories (iml centres with the
+        shares of other levels).  Rows outside ``grid_points`` are then refused
+        (iml evaluates the model at ``NA`` for them); pandas data only.  The
+        default gives the correct numbers.
 
     Attributes
     ----------
@@ -118,8 +137,10 @@ class FeatureEffect:
         grid_points: Sequence | None = None,
         *,
         max_rows_per_call: int | None = None,
+        replicate_r_bugs: bool = False,
     ):
         self.predictor = check_predictor(predictor, _CALLER)
+        self.replicate_r_bugs = _check_replicate(replicate_r_bugs, _CALLER, predictor, method)
         if max_rows_per_call is not None:
             max_rows_per_call = check_int(max_rows_per_call, param="max_rows_per_call", caller=_CALLER, minimum=1)
         self.max_rows_per_call = max_rows_per_call
@@ -292,7 +313,8 @@ class FeatureEffect:
             The new feature (name or 0-based position) or pair.
         """
         self.__init__(self.predictor, feature, method=self.method, center_at=self.center_at,
-                      grid_size=self._grid_size_given, max_rows_per_call=self.max_rows_per_call)
+                      grid_size=self._grid_size_given, max_rows_per_call=self.max_rows_per_call,
+                      replicate_r_bugs=self.replicate_r_bugs)
 
     def center(self, center_at: object) -> None:
         """Centre PDP/ICE curves at another value and recompute (iml's ``$center``).
@@ -311,7 +333,7 @@ class FeatureEffect:
             return
         self.__init__(self.predictor, self.feature_name, method=self.method, center_at=center_at,
                       grid_size=self._grid_size_given, grid_points=self.grid_points,
-                      max_rows_per_call=self.max_rows_per_call)
+                      max_rows_per_call=self.max_rows_per_call, replicate_r_bugs=self.replicate_r_bugs)
 
     def plot(self, ax=None, *, rug: bool = True, show_data: bool = False, ylim=None):
         """Draw the effect as iml's ``plot()``.
@@ -390,6 +412,9 @@ class FeatureEffects:
         the rows the model is asked about.  None: only in an interactive
         terminal or a notebook, once the job has run 2 seconds; True:
         always; False: never.
+    replicate_r_bugs : bool, default False
+        Keyword only: iml's numbers for a categorical feature with unused
+        categories (as for :class:`FeatureEffect`); the default is correct.
 
     Attributes
     ----------
@@ -422,10 +447,12 @@ class FeatureEffects:
         *,
         max_rows_per_call: int | None = None,
         progress: bool | None = None,
+        replicate_r_bugs: bool = False,
     ):
         caller = "FeatureEffects"
         progress = check_progress(progress, caller=caller)
         self.predictor = check_predictor(predictor, caller)
+        self.replicate_r_bugs = _check_replicate(replicate_r_bugs, caller, predictor, method)
         self.method = check_method(method, caller)
         self.features = check_feature_list(predictor, features, caller)
         for name in self.features:
@@ -445,7 +472,8 @@ class FeatureEffects:
             for j, name in enumerate(self.features):
                 track.start(j)
                 self.effects[name] = FeatureEffect(predictor, [name], method=method, center_at=center_at,
-                                                   grid_size=grid_size, max_rows_per_call=max_rows_per_call)
+                                                   grid_size=grid_size, max_rows_per_call=max_rows_per_call,
+                                                   replicate_r_bugs=self.replicate_r_bugs)
                 track.finish(j)
         self.results = {name: self._long(name, effect.results) for name, effect in self.effects.items()}
 

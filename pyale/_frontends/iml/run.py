@@ -30,6 +30,7 @@ from ..._core.run.main_effect import MainEffect
 from ..._core.run.pair_effect import PairEffect
 from ..._core.run.pd import PDAxis, pd_sums
 from .pairs import categorical_pair_table, check_cells, numeric_pair_table
+from .rbugs import iml_centred_with_undropped_levels, iml_misaligned_numeric, undropped_level_shares
 from .tables import categorical_table, numeric_table, pd_grid, pd_results
 
 __all__ = ["read_features", "ale_run", "pd_run"]
@@ -110,7 +111,11 @@ def ale_run(effect, data) -> pd.DataFrame:
     if feature.categorical:
         order = _order(data, feature, 7)  # the frame that called FeatureEffect
         est = _estimate(data, Plan((data.level_axis(feature, order),), IML), predict)
-        effect.effect = MainEffect(grid=tuple(feature.levels[i] for i in order), effects=est.effects,
+        effects = est.effects
+        shares = undropped_level_shares(effect.predictor.data[feature.name]) if effect.replicate_r_bugs else None
+        if shares is not None:  # iml centres with the shares of all categories, indexed by the used ones' order
+            effects = iml_centred_with_undropped_levels(est.local_effects, order, shares)
+        effect.effect = MainEffect(grid=tuple(feature.levels[i] for i in order), effects=effects,
                                    counts=est.counts, local_effects=est.local_effects, level_order=order,
                                    estimate=est)
         return categorical_table(effect.effect, feature.name, effect._outputs_of())
@@ -119,13 +124,29 @@ def ale_run(effect, data) -> pd.DataFrame:
         raise ValueError(f"Feature {feature.name!r} has a single grid value; ALE is undefined.")
     inside, occupied = data, None
     if effect.grid_points is not None:
+        if effect.replicate_r_bugs:
+            _refuse_rows_outside(data, feature, edges)
         inside, counts = _inside(data, [(feature, edges)], {feature.name: edges}, 4)
         occupied = counts[feature.name][1] > 0
     plan = Plan((inside.numeric_axis(feature, edges, occupied),), IML, empty_intervals="zero")
     est = _estimate(inside, plan, predict)
-    effect.effect = MainEffect(grid=edges, effects=est.effects, counts=est.counts, local_effects=est.local_effects,
+    grid, effects = edges, est.effects
+    if effect.replicate_r_bugs and occupied is not None and not occupied.all():
+        grid, effects = iml_misaligned_numeric(est.local_effects, est.counts, edges)
+    effect.effect = MainEffect(grid=grid, effects=effects, counts=est.counts, local_effects=est.local_effects,
                                estimate=est)
-    return numeric_table(effect.effect, feature.name, edges, effect._outputs_of())
+    return numeric_table(effect.effect, feature.name, grid, effect._outputs_of())
+
+
+def _refuse_rows_outside(data, feature: Feature, edges: np.ndarray) -> None:
+    """replicate_r_bugs: iml moves rows above the last grid point to a grid value that does not exist (NA)."""
+    low, high = data.value_range(feature.name)
+    if low < edges[0] or high > edges[-1]:
+        raise ValueError(
+            f"The 'replicate_r_bugs' parameter of FeatureEffect cannot reproduce iml on 'grid_points' that do not "
+            f"cover feature {feature.name!r} (its values run from {low!r} to {high!r}, the grid from "
+            f"{float(edges[0])!r} to {float(edges[-1])!r}): iml asks the model about NA there, so its number is "
+            "the model's answer to NA. Give a grid that covers the data.")
 
 
 def _pair(effect, data, predict):
