@@ -215,7 +215,7 @@ def _kept_iterations(results: list, rand_it: int) -> list:
     """R's ``compact(rand_ales)`` and its checks on ``rand_it_ok``: the iterations that worked.
 
     None worked, or fewer than 100: ``ValueError`` (R aborts: p-values on fewer than 100 iterations
-    are invalid), chained from the first failure.  Some failed: an :class:`ALEpDistWarning` naming them.
+    are invalid), chained from the first failure.  Some failed: an ``ALEpDistWarning`` naming them.
     """
     failed = [r for r in results if isinstance(r, _Failed)]
     kept = [r for r in results if not isinstance(r, _Failed)]
@@ -311,7 +311,7 @@ class ALEpDist:
     through statsmodels or through R) gives R's random statistics.
     An iteration whose refit or random-variable ALE raises is dropped, as R
     drops it: ``params["rand_it_ok"]`` counts the rest, ``exactness`` follows
-    it, and an :class:`ALEpDistWarning` (a ``UserWarning``) names the failed
+    it, and an ``ALEpDistWarning`` (a ``UserWarning``) names the failed
     iterations; with fewer than 100 left, ``ValueError`` (R aborts there too).
     The other iterations keep their random variables (each is drawn after
     ``set.seed(seed + it)``), so they equal R's.
