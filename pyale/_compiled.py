@@ -38,7 +38,12 @@ def enabled() -> bool:
 
 
 def _jit(fn):
-    return fn if numba is None else numba.njit(nogil=True, cache=True)(fn)
+    if numba is None:
+        return fn
+    try:
+        return numba.njit(nogil=True, cache=True)(fn)
+    except RuntimeError:  # numba finds no writable cache directory (read-only install, no home): compile per process
+        return numba.njit(nogil=True)(fn)
 
 
 @_jit

@@ -169,3 +169,18 @@ def test_ale_is_identical_both_ways(monkeypatch):
         for field in ("effects", "counts", "heterogeneity"):
             assert identical(getattr(a, field), getattr(b, field)), field
     assert identical(plain[2].f_values, fast[2].f_values) and identical(plain[2].x_values, fast[2].x_values)
+
+
+@needs_numba
+def test_a_missing_cache_directory_compiles_without_caching(monkeypatch):
+    # numba raises RuntimeError at decoration when no cache locator can write; pyale must still import and run
+    real = compiled.numba.njit
+
+    def njit(**options):
+        if options.get("cache"):
+            raise RuntimeError("cannot cache function: no locator available")
+        return real(**options)
+
+    monkeypatch.setattr(compiled.numba, "njit", njit)
+    loop = compiled._jit(lambda values: values.sum())
+    assert loop(np.arange(4.0)) == 6.0
