@@ -40,15 +40,14 @@ Example
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import numpy as np
 
 from . import fgarch, nmath
-from .summaries import r_mean, r_sum
+from .summaries import r_median, r_sum
 
-__all__ = ["FAMILIES", "PARAMETER_NAMES", "objective", "start", "bounds", "optimiser", "estimates", "r_median"]
+__all__ = ["FAMILIES", "PARAMETER_NAMES", "objective", "start", "bounds", "optimiser", "estimates"]
 
 FAMILIES = ("cauchy", "ged", "logis", "sged", "snorm", "sstd", "std")
 PARAMETER_NAMES = {"cauchy": ("location", "scale"), "logis": ("location", "scale"), **fgarch.PARAMETER_NAMES}
@@ -59,18 +58,6 @@ def _check(family: str) -> str:
     if family not in FAMILIES:
         raise ValueError(f"The 'family' parameter must be one of {FAMILIES}. Got {family!r} instead.")
     return family
-
-
-def r_median(x) -> float:
-    """R's ``median(x)`` of a double vector without missing values (the mean of the middle two, as R's ``mean``)."""
-    x = np.sort(np.asarray(x, dtype=float).ravel())
-    n = x.shape[0]
-    if n == 0:
-        return math.nan
-    half = (n + 1) // 2
-    if n % 2 == 1:
-        return float(x[half - 1])
-    return r_mean(x[half - 1:half + 1])
 
 
 def objective(family: str, y) -> Callable[[np.ndarray], float]:

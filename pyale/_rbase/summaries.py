@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["r_sum", "r_mean", "r_var"]
+__all__ = ["r_sum", "r_mean", "r_median", "r_var"]
 
 
 def _running_total(values: np.ndarray) -> np.longdouble:
@@ -47,9 +47,24 @@ def _long_mean(x: np.ndarray) -> np.longdouble:
 
 
 def r_mean(x) -> float:
-    """R's ``mean(x)`` for a double vector without missing values."""
+    """R's ``mean(x)`` for a double vector without missing values (NaN when empty)."""
     x = np.asarray(x, dtype=float).ravel()
+    if x.shape[0] == 0:
+        return float("nan")
     return float(_long_mean(x))
+
+
+def r_median(x) -> float:
+    """R's ``median(x)`` for a double vector without missing values: the middle value, or ``mean()`` of the
+    middle two (``median.default``); NaN when empty."""
+    x = np.sort(np.asarray(x, dtype=float).ravel())
+    n = x.shape[0]
+    if n == 0:
+        return float("nan")
+    half = (n + 1) // 2
+    if n % 2 == 1:
+        return float(x[half - 1])
+    return r_mean(x[half - 1:half + 1])
 
 
 def r_var(x) -> float:

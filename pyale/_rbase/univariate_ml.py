@@ -33,7 +33,7 @@ import numpy as np
 from . import distributions as dist
 from . import ml_objectives, nmath, port
 from .nlm import nlm
-from .summaries import r_mean, r_sum, r_var
+from .summaries import r_mean, r_median, r_sum, r_var
 
 __all__ = ["Fit", "FAMILIES", "fit_family", "model_select"]
 
@@ -120,7 +120,7 @@ def _norm(x):
 
 def _laplace(x):
     """``mllaplace``: R's ``median(x)`` and ``mean(abs(x - median))``."""
-    mu = ml_objectives.r_median(x)
+    mu = r_median(x)
     sigma = r_mean(np.abs(x - mu))
     return _fit("laplace", (mu, sigma), -x.shape[0] * (1 + math.log(2 * sigma)), True)
 

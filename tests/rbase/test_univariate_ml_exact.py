@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pyale._rbase import ml_objectives
+from pyale._rbase import summaries
 from pyale._rbase.univariate_ml import FAMILIES, fit_family, model_select
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +42,7 @@ def test_fits_equal_the_fixture_to_the_bit(sample, family):
     ([0.1, 0.2], 0.15000000000000002),
 ])
 def test_median_is_rs(values, want):
-    assert ml_objectives.r_median(np.array(values)) == want
+    assert summaries.r_median(np.array(values)) == want
 
 
 def test_logistic_fails_as_r_does_when_the_mad_is_zero():

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..._core.reduce.stats import STATISTICS, Normaliser, aled, aler, naled, naler
 from ..._rbase import quantile_type7
+from ..._rbase.summaries import r_mean, r_median
 
 __all__ = [
     "STATISTICS",
@@ -29,31 +30,6 @@ __all__ = [
 ]
 
 SUMMARY_COLUMNS = ("estimate", "conf.low", "mean", "median", "conf.high")
-
-
-def r_median(values) -> float:
-    """R's ``median()``: the middle value, or the mean of the two middle values (NaN if empty)."""
-    v = np.sort(np.asarray(values, dtype=float).ravel())
-    n = v.shape[0]
-    if n == 0:
-        return math.nan
-    half = (n + 1) // 2
-    if n % 2 == 1:
-        return float(v[half - 1])
-    a, b = float(v[half - 1]), float(v[half])
-    if not (math.isfinite(a) and math.isfinite(b)):
-        return (a + b) / 2
-    return math.fsum((a, b)) / 2
-
-
-def r_mean(values) -> float:
-    """R's ``mean()`` of doubles (accurately summed; NaN if empty)."""
-    v = np.asarray(values, dtype=float).ravel()
-    if v.shape[0] == 0:
-        return math.nan
-    if not np.all(np.isfinite(v)):
-        return float(np.mean(v))
-    return math.fsum(v.tolist()) / v.shape[0]
 
 
 def normaliser(response) -> Callable[[np.ndarray], np.ndarray]:
