@@ -84,7 +84,7 @@ def main() -> None:
         "meta": {"generator": "scripts/make_distribution_fixtures.py", "r_version": versions[0],
                  "packages": dict(v.split(" ", 1) for v in versions[1:]), "seed": SEED, "rtol": 0.0,
                  "tolerance_reason": "draws bit for bit (fGarch's constants through nmath's gamma() and beta()); fits of "
-                                     "closed-form families to 1e-12, optimiser fits (nlm/nlminb) to 1e-4",
+                                     "every family, optimiser fits (nlm/nlminb) included, bit for bit",
                  "description": "R's r* functions under L'Ecuyer-CMRG and univariateML's ml* fits",
                  "calls": {name: call for name, (_, call) in DRAWS.items()},
                  "draw_seeds": {name: seed for name, (seed, _) in DRAWS.items()},
