@@ -26,7 +26,8 @@ try:  # the optional extra
 except ImportError:  # pragma: no cover - exercised where numba is missing
     numba = None
 
-__all__ = ["enabled", "slot_fill", "select_slots", "bins_from_table", "spread_sums", "spread_sums_weighted"]
+__all__ = ["enabled", "slot_fill", "select_slots", "bins_from_table", "spread_sums", "spread_sums_weighted",
+           "sums_and_spread"]
 
 
 def enabled() -> bool:
@@ -73,8 +74,9 @@ def select_slots(x, slots, keep, out):  # pragma: no cover - compiled
 
 
 @_jit
-def bins_from_table(x, slots, base, edges, found, start, stop):  # pragma: no cover - compiled
-    """Right-closed bins of rows ``start .. stop - 1`` from a slot table (see ``bins_right_closed``).
+def bins_from_table(x, slots, base, edges, found, counts, start, stop):  # pragma: no cover - compiled
+    """Right-closed bins of rows ``start .. stop - 1`` from a slot table (see ``bins_right_closed``),
+    and ``counts[bin + 1] += 1`` for each (``counts`` has ``len(edges) + 1`` entries).
 
     ``base[slot]`` is the interval (>= -1), ``-3 - i`` when the slot holds
     ``edges[i]`` only (one comparison decides), or ``-2`` (binary search:
@@ -85,14 +87,14 @@ def bins_from_table(x, slots, base, edges, found, start, stop):  # pragma: no co
         code = base[slots[i]]
         value = x[i]
         if code >= -1:
-            found[i] = code
+            b = code
         elif code <= -3:
             edge = -3 - code
-            found[i] = edge - 1 + (1 if value > edges[edge] else 0)
+            b = edge - 1 + (1 if value > edges[edge] else 0)
         elif value != value:
-            found[i] = last
+            b = last
         elif value == edges[0]:
-            found[i] = 0
+            b = 0
         else:
             lo, hi = 0, last + 1  # the first edge >= value
             while lo < hi:
@@ -101,7 +103,9 @@ def bins_from_table(x, slots, base, edges, found, start, stop):  # pragma: no co
                     lo = mid + 1
                 else:
                     hi = mid
-            found[i] = lo - 1
+            b = lo - 1
+        found[i] = b
+        counts[b + 1] += 1
 
 
 @_jit
@@ -129,3 +133,28 @@ def spread_sums_weighted(groups, values, column, reference, weights, centred, sq
         centred[g] += weighted
         squared = weighted * shifted
         squares[g] += squared
+
+
+@_jit
+def sums_and_spread(groups, values, column, reference, piece, total, around):  # pragma: no cover - compiled
+    """:func:`spread_sums` per piece of ``piece`` rows and, in the same pass, ``total[g] += d`` over all rows.
+
+    ``around[p, 0]`` and ``around[p, 1]`` are piece ``p``'s sums of ``d - r[g]``
+    and ``(d - r[g])**2`` (rows ``p * piece .. (p + 1) * piece - 1``);
+    ``total`` is ``bincount(groups, weights=d)``: one sum per group in row
+    order over the whole block.  The NumPy path makes the same sums in two
+    passes (see :func:`pyale._core.map.sums.group_sums`).
+    """
+    n = groups.shape[0]
+    for p in range(around.shape[0]):
+        centred = around[p, 0]
+        squares = around[p, 1]
+        for i in range(p * piece, min(n, (p + 1) * piece)):
+            g = groups[i]
+            d = values[i, column]
+            total[g] += d
+            shifted = d - reference[g]
+            centred[g] += shifted
+            squared = shifted * shifted
+            squares[g] += squared
+

@@ -3,7 +3,7 @@
 Each function names the base-R (or yaImpute) computation it mirrors.
 """
 
-from .cells import MIN_SIZE, bins_right_closed, order_statistics
+from .cells import MIN_SIZE, bins_right_closed, note_range, order_statistics
 from .mds import cmdscale_1d, double_centre
 from .nearest import nearest_reference
 from .pretty import r_pretty
@@ -26,6 +26,7 @@ __all__ = [
     "bin_right_closed",
     "bins_right_closed",
     "order_statistics",
+    "note_range",
     "MIN_SIZE",
     "ecdf_at",
     "level_counts",

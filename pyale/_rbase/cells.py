@@ -35,6 +35,7 @@ import weakref
 import numpy as np
 
 from .. import _compiled as compiled
+from .. import _scratch as scratch
 from .. import _threads as threads
 
 __all__ = ["order_statistics", "bins_right_closed", "MIN_SIZE"]
@@ -61,7 +62,7 @@ class _SlotMap:
         self.low, self.scale = low, scale
         self.n_slots = _N_CELLS + 2
         n = x.shape[0]
-        self.slots = np.empty(n, dtype=np.uint16)
+        self.slots = scratch.empty(n, np.uint16)
         use_compiled = compiled.enabled()
 
         def fill(rows: slice) -> np.ndarray:  # scratch of its own: one thread per slice of rows
@@ -110,9 +111,36 @@ _memo: dict[int, tuple[weakref.ref, _SlotMap]] = {}
 _memo_lock = threading.RLock()  # callers' threads may share the kept maps (a weakref callback may run inside)
 
 
+_ranges: dict[int, tuple[weakref.ref, tuple[float, float]]] = {}
+
+
 def _forget(key: int) -> None:
     with _memo_lock:
         _memo.pop(key, None)
+        _ranges.pop(key, None)
+
+
+def note_range(x: np.ndarray, low: float, high: float) -> None:
+    """Record ``x.min()`` and ``x.max()`` of a read-only ``x`` that the caller has computed anyway, so
+    that its slot map does not read ``x`` again for them (kept while ``x`` lives; ignored for a
+    writable ``x``, whose values may change)."""
+    if x.flags.writeable:
+        return
+    key = id(x)
+    with _memo_lock:
+        if len(_ranges) >= _MEMO_SIZE:
+            _ranges.pop(next(iter(_ranges)))
+        _ranges[key] = (weakref.ref(x, lambda _, key=key: _forget(key)), (float(low), float(high)))
+
+
+def _range(x: np.ndarray) -> tuple[float, float]:
+    """``(min, max)`` of ``x``, NaN where a value is NaN (from :func:`note_range` when recorded)."""
+    with _memo_lock:
+        entry = _ranges.get(id(x))
+    if entry is not None and entry[0]() is x:
+        return entry[1]
+    ranges = threads.run(lambda rows: (np.min(x[rows]), np.max(x[rows])), threads.row_slices(x.shape[0]))
+    return float(np.min([r[0] for r in ranges])), float(np.max([r[1] for r in ranges]))  # NaN wins
 
 
 def _slot_map(x: np.ndarray) -> _SlotMap | None:
@@ -122,8 +150,7 @@ def _slot_map(x: np.ndarray) -> _SlotMap | None:
         entry = _memo.get(key)
     if entry is not None and entry[0]() is x:
         return entry[1]
-    ranges = threads.run(lambda rows: (np.min(x[rows]), np.max(x[rows])), threads.row_slices(x.shape[0]))
-    low, high = float(np.min([r[0] for r in ranges])), float(np.max([r[1] for r in ranges]))  # NaN wins
+    low, high = _range(x)
     if not (np.isfinite(low) and np.isfinite(high) and high > low):
         return None
     scale = _N_CELLS / (high - low)
@@ -190,12 +217,23 @@ def _bins_by_search(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
     return index.astype(np.int64, copy=False)
 
 
-def bins_right_closed(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
+def _bin_counts(found: np.ndarray, n_edges: int) -> np.ndarray:
+    """Values per ``bin + 1`` (``n_edges + 1`` entries: below, each interval, above or NaN), in threads."""
+    return sum(threads.run(lambda rows: np.bincount(found[rows] + 1, minlength=n_edges + 1),
+                           threads.row_slices(found.shape[0])))
+
+
+def bins_right_closed(x: np.ndarray, edges: np.ndarray, *, counts: bool = False):
     """Right-closed interval of each value (see :func:`pyale._rbase.bin_right_closed`).
 
     Interval ``k`` is ``(edges[k], edges[k + 1]]``, the lowest edge falls
     into interval 0, values below get -1, values above and NaN get
     ``len(edges) - 1``: the same integers as binary search.
+
+    With ``counts=True`` also the number of values per interval, returned
+    second: ``len(edges) + 1`` integers, those below ``edges[0]`` first,
+    then each interval's, then those above ``edges[-1]`` or NaN (counted in
+    the same compiled pass as the bins where it runs).
 
     A table per slot gives the answer.  In a slot without an edge every
     value exceeds exactly the edges of lower slots.  In a slot holding one
@@ -208,13 +246,21 @@ def bins_right_closed(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
     """
     x = np.asarray(x, dtype=float)
     edges = np.asarray(edges, dtype=float)
+    found, per_bin = _bins_right_closed(x, edges, counts)
+    if not counts:
+        return found
+    return found, (_bin_counts(found, edges.shape[0]) if per_bin is None else per_bin)
+
+
+def _bins_right_closed(x: np.ndarray, edges: np.ndarray, counts: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    """The bins, and their counts where the compiled pass made them (else None)."""
     n = x.shape[0]
     cells = None if n < MIN_SIZE or edges.shape[0] < 2 else _slot_map(x)
     if cells is None:
-        return _bins_by_search(x, edges)
+        return _bins_by_search(x, edges), None
     edge_slots = cells.slot_of(edges).copy() if edges.shape[0] <= _BLOCK else None
     if edge_slots is None or np.any(np.diff(edges) <= 0):
-        return _bins_by_search(x, edges)
+        return _bins_by_search(x, edges), None
     base = np.searchsorted(edge_slots, np.arange(cells.n_slots), side="left") - 1
     slot, first, count = np.unique(edge_slots, return_index=True, return_counts=True)
     single = (count == 1) & (first > 0)
@@ -226,12 +272,16 @@ def bins_right_closed(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
     # Very skewed data put most values into slots holding several edges; plain
     # binary search is then faster.
     if to_search > n // 4:
-        return _bins_by_search(x, edges)
-    found = np.empty(n, dtype=np.int64)
-    if compiled.enabled():  # table, one comparison or binary search per value, in one compiled pass
-        threads.run(lambda rows: compiled.bins_from_table(x, cells.slots, base, edges, found, rows.start, rows.stop),
-                    threads.row_slices(n))
-        return found
+        return _bins_by_search(x, edges), None
+    found = scratch.empty(n, np.int64)
+    if compiled.enabled():  # table, one comparison or binary search per value, and the counts: one pass
+
+        def look_up(rows: slice) -> np.ndarray:
+            per_bin = np.zeros(edges.shape[0] + 1, dtype=np.int64)  # one per thread: integer sums, any split
+            compiled.bins_from_table(x, cells.slots, base, edges, found, per_bin, rows.start, rows.stop)
+            return per_bin
+
+        return found, sum(threads.run(look_up, threads.row_slices(n)))
     if cells.counts[base <= _ONE_EDGE].sum() > n // 16:
         # Many values share a slot with an edge (ties, integers): compare them all
         # block by block, base + (x > threshold), instead of one by one below.
@@ -268,4 +318,4 @@ def bins_right_closed(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
         if search.any():
             codes[search] = _bins_by_search(values[search], edges)
         found[marked] = codes
-    return found
+    return found, None

@@ -155,7 +155,7 @@ def quantile_type7(x: np.ndarray, probs: np.ndarray, *, presorted: bool = False)
     return qs
 
 
-def bin_right_closed(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
+def bin_right_closed(x: np.ndarray, edges: np.ndarray, *, counts: bool = False):
     """0-based interval index of each value for right-closed intervals.
 
     Interval ``k`` is ``(edges[k], edges[k + 1]]`` and the lowest edge itself
@@ -170,11 +170,14 @@ def bin_right_closed(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
         Values to bin.
     edges : numpy.ndarray
         Strictly increasing interval edges (at least two).
+    counts : bool, default False
+        Also return the number of values per index + 1 (``len(edges) + 1``
+        integers: below the lowest edge, each interval, above the highest).
 
     Returns
     -------
     numpy.ndarray
-        int64 interval indices.
+        int64 interval indices (and the counts, with ``counts=True``).
 
     Examples
     --------
@@ -184,11 +187,12 @@ def bin_right_closed(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
     edges = np.asarray(edges, dtype=float)
     x = np.asarray(x, dtype=float)
     if x.shape[0] >= MIN_SIZE:
-        return bins_right_closed(x, edges)  # same integers, without binary search per value
+        return bins_right_closed(x, edges, counts=counts)  # same integers, without binary search per value
     index = np.searchsorted(edges, x, side="left") - 1
     index[x == edges[0]] = 0
     index[x < edges[0]] = -1
-    return index.astype(np.int64, copy=False)
+    index = index.astype(np.int64, copy=False)
+    return (index, np.bincount(index + 1, minlength=edges.shape[0] + 1)) if counts else index
 
 
 def ecdf_at(sample: np.ndarray, points: np.ndarray, *, presorted: bool = False) -> np.ndarray:

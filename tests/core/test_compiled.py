@@ -72,8 +72,10 @@ def test_bins_from_table_answers_every_code_like_binary_search():
     base[4] = -3 - 2  # 0.25 shares a slot with edges[2] only: one comparison
     base[8] = -3 - 4  # 1.0 with edges[4]
     found = np.empty(x.shape[0], dtype=np.int64)
-    _plain(compiled.bins_from_table)(x, slots, base, edges, found, 0, x.shape[0])
+    counts = np.zeros(edges.shape[0] + 1, dtype=np.int64)
+    _plain(compiled.bins_from_table)(x, slots, base, edges, found, counts, 0, x.shape[0])
     assert identical(found, expected)
+    assert identical(counts, np.bincount(expected + 1, minlength=edges.shape[0] + 1))
 
 
 def test_select_slots_keeps_row_order():
@@ -128,6 +130,10 @@ def test_grid_and_bins_are_identical(monkeypatch, kind):
     for grid in (edges, np.concatenate([[edges[0] - 1.0], edges[1:-1], [edges[-1] + 1.0]])):
         plain, fast = both_ways(monkeypatch, lambda: cells.bins_right_closed(x, grid))
         assert identical(plain, fast)
+        (plain, plain_counts), (fast, fast_counts) = both_ways(
+            monkeypatch, lambda: cells.bins_right_closed(x, grid, counts=True))
+        assert identical(plain, fast) and identical(plain_counts, fast_counts)
+        assert identical(fast_counts, np.bincount(fast + 1, minlength=grid.shape[0] + 1))
 
 
 @needs_numba

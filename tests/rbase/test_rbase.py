@@ -155,3 +155,6 @@ def test_large_input_binning_is_identical_to_plain_searchsorted(kind):
         plain[x == edges[0]] = 0
         plain[x < edges[0]] = -1
         assert_array_equal(_rbase.bin_right_closed(x, edges), plain)
+        bins, counts = _rbase.bin_right_closed(x, edges, counts=True)
+        assert_array_equal(bins, plain)
+        assert_array_equal(counts, np.bincount(plain + 1, minlength=edges.size + 1))

@@ -165,7 +165,8 @@ def _inside(bins: np.ndarray) -> np.ndarray | None:
 def _numeric(plan, block, caller, rows_per_call, shared=None):
     axis = plan.axes[0]
     bins = axis.bins(block)
-    rows = _inside(bins)
+    counts = axis.counts(block)  # known only when every row lies inside the edges
+    rows = None if counts is not None else _inside(bins)
     kept = bins if rows is None else bins[rows]
     lower, upper = axis.edge_values(block[axis.name])
     y_lower, y_upper = predict_variants(caller, block, [
@@ -173,7 +174,6 @@ def _numeric(plan, block, caller, rows_per_call, shared=None):
         (plan.purpose + " (rows at the upper interval edge)", lambda part: {axis.name: Gather(upper, kept[part])}),
     ], rows=rows, rows_per_call=rows_per_call, shared=shared)
     differences = np.subtract(y_upper, y_lower, out=y_upper)
-    counts = axis.counts(block) if rows is None else None
     return {"local": Entries(kept, rows, axis.n_intervals, differences, counts)}
 
 

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
+from ..._rbase import note_range
 from ..exact.columns import is_time_dtype, time_ticks
 from .levels import Covariate
 
@@ -223,6 +224,8 @@ def read_feature(series: pd.Series, *, label: str) -> Feature:
             # array itself may be the caller's column (pandas 2.x), whose flags stay as they are.
             values = values.view()
             values.flags.writeable = False
+        if values.shape[0]:
+            note_range(values, low, high)  # the grid's slot map need not read the column again for them
         return Feature(
             name=series.name,
             categorical=False,

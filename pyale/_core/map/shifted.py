@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
+from ... import _scratch as scratch
 from ... import _threads as threads
 from ..grid.features import Feature
 
@@ -159,7 +160,7 @@ def _copy_rows(block: np.ndarray, rows, skip=()) -> np.ndarray:
         rows = slice(0, block.shape[1])
     count = len(range(*rows.indices(block.shape[1]))) if isinstance(rows, slice) else rows.shape[0]
     c_order = block.flags.c_contiguous
-    out = np.empty((block.shape[0], count), dtype=block.dtype, order="C" if c_order else "F")
+    out = scratch.empty((block.shape[0], count), block.dtype, order="C" if c_order else "F")  # memory reused between calls
     columns = [c for c in range(block.shape[0]) if c not in set(skip)] if c_order else None
 
     def fill(part):

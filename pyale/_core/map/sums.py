@@ -268,7 +268,25 @@ def group_sums(
             present &= (heaviest >= best)[None, :]
             best = np.maximum(best, heaviest)
             reference[present] = piece_reference[present]
-    if references:
+    if references and beside_spread and w is None and compiled.enabled():
+        # The values' sums and the spread's pieces in one compiled pass (the same numbers as the
+        # two passes below: each sum is made in the same order).
+        step = PIECE if size <= PIECE // 8 else max(n, 1)
+        n_pieces = max(1, -(-n // step))
+        total = np.empty((n_groups, m))
+        per_piece = np.empty((n_pieces, 2, m, size))
+        for j in range(m):
+            column_total, column_pieces = np.zeros(size), np.zeros((n_pieces, 2, size))
+            compiled.sums_and_spread(groups, values, j, reference[j], step, column_total, column_pieces)
+            total[:, j] = column_total[:n_groups]
+            per_piece[:, :, j] = column_pieces
+        around = per_piece[0]
+        for piece_around in per_piece[1:]:
+            around = around + piece_around
+        weight = None
+        centred, squares = around[0, :, :n_groups].T, around[1, :, :n_groups].T
+        reference = reference[:, :n_groups].T
+    elif references:
 
         use_compiled = compiled.enabled()
 

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ... import _threads as threads
 from ..._rbase import bin_right_closed
 from ..reduce.estimate import Estimate
 from ..grid.features import Feature
@@ -54,20 +53,12 @@ class MainEffect:
 
 def numeric_axis(frame: pd.DataFrame, feature: Feature, edges: np.ndarray) -> NumericAxis:
     """The axis of a numeric feature read from ``frame`` (its bins and counts computed once here)."""
-    bins = bin_right_closed(feature.values, edges)
+    bins, per_bin = bin_right_closed(feature.values, edges, counts=True)
     k = edges.shape[0] - 1
-    span = feature.span
-    if span is not None and edges[0] <= span[0] and span[1] <= edges[-1]:
-        outside = False  # every value lies within the edges (always so for data-quantile grids)
-    else:
-        ranges = threads.run(lambda rows: (bins[rows].min(), bins[rows].max()) if rows.stop > rows.start else (0, 0),
-                             threads.row_slices(bins.shape[0]))
-        outside = bool(bins.shape[0]) and (min(r[0] for r in ranges) < 0 or max(r[1] for r in ranges) >= k)
+    counts = per_bin[1 : k + 1]  # per_bin[0]: below the edges, per_bin[k + 1]: above them or NaN
+    outside = bool(per_bin[0] or per_bin[k + 1])
     if outside:
         bins[(bins < 0) | (bins >= k)] = -1
-        counts = np.bincount(bins + 1, minlength=k + 1)[1:]
-    else:
-        counts = sum(threads.run(lambda rows: np.bincount(bins[rows], minlength=k), threads.row_slices(bins.shape[0])))
     occupied = counts > 0
     return NumericAxis(feature.name, edges, occupied, known=(frame, bins, None if outside else counts))
 
