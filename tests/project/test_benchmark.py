@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import platform
 import sys
 from pathlib import Path
 
@@ -11,6 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import bench_ale  # noqa: E402
+from subprocess_env import child_env  # noqa: E402
 
 
 def test_shifted_frames_move_rows_to_their_interval_edges_and_keep_the_layout():
@@ -26,18 +29,27 @@ def test_shifted_frames_move_rows_to_their_interval_edges_and_keep_the_layout():
     assert len(corners) == 4
 
 
-def test_benchmark_writes_its_results_section(tmp_path):
+def test_benchmark_writes_its_results_section(tmp_path, monkeypatch):
     pytest.importorskip("sklearn")
+    child = child_env()  # the script re-runs itself in a child Python (the allocator pinned)
+    for name in set(os.environ) - set(child):
+        monkeypatch.delenv(name)
+    for name, value in child.items():
+        monkeypatch.setenv(name, value)
     out = tmp_path / "performance.md"
-    out.write_text(f"# Title\n\nkept above\n\n{bench_ale.BEGIN}\nold\n{bench_ale.END}\n\nkept below\n")
+    out.write_text(f"# Title\n\nkept above\n\n{bench_ale.BEGIN}\nstale results\n{bench_ale.END}\n\nkept below\n")
     assert bench_ale.main(["--n", "3000", "--realistic-n", "2000", "--repeats", "1", "--no-r",
                            "--no-packages", "--out", str(out)]) == 0
     text = out.read_text()
     assert text.startswith("# Title\n\nkept above\n") and text.rstrip().endswith("kept below")
-    assert "old" not in text
+    assert "stale results" not in text
     for what in ("pyale.ALEPlot, 5 features one at a time", "pyale.FeatureEffect (iml), pair ('x0', 'x1')",
                  "pyale.ALEPlot, max_rows_per_call=300", "HistGradientBoostingRegressor, n=2,000"):
         assert what in text, what
+    # On Linux with glibc the run happens in a process with the allocator's thresholds pinned, and says so.
+    pinned = platform.system() == "Linux" and platform.libc_ver()[0] == "glibc"
+    assert ("Allocator: glibc's large-allocation thresholds pinned" in text) == pinned
+    assert ("Allocator: the platform's own settings." in text) == (not pinned)
 
 
 def test_bounded_benchmark_runs_small_and_writes_its_section(tmp_path):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numbers
 from typing import Callable, Sequence
 
@@ -90,8 +92,16 @@ def _as_prediction_frame(raw: object, model: object, *, without_model: bool = Fa
         prefix = "" if without_model else f"{_SINGLE_OUTPUT}."
         return pd.DataFrame(values, columns=[f"{prefix}{i + 1}" for i in range(values.shape[1])])
     name = "pred" if without_model else _SINGLE_OUTPUT
-    # No copy here: the model caller copies what it keeps.
-    return pd.DataFrame({name: values.reshape(values.shape[0], -1)[:, 0]}, copy=False)
+    # No copy here: the model caller copies what it keeps.  The one-column frame is built from a
+    # 2-D view with a column index made once: inferring a string index per call (pandas 3)
+    # took longer than the rest of the frame.
+    column = values.reshape(values.shape[0], -1)[:, :1]
+    return pd.DataFrame(column, columns=_one_column(name), copy=False)
+
+
+@functools.lru_cache(maxsize=4)
+def _one_column(name: str) -> pd.Index:
+    return pd.Index([name], dtype=object)
 
 
 def _prediction_function(model, predict_function, type_, native=None) -> tuple[Callable, Callable]:
