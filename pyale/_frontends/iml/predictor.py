@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-
 import numbers
 from typing import Callable, Sequence
 
