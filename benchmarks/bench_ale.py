@@ -53,6 +53,7 @@ sys.path.insert(0, str(ROOT))  # time this checkout's pyale, not whichever one i
 
 import pyale  # noqa: E402
 from pyale import _compiled as pyale_compiled  # noqa: E402
+from pyale import _scratch as pyale_scratch  # noqa: E402
 
 WEIGHTS = np.array([1.0, -2.0, 0.5, 3.0, -1.0])
 FEATURES = [f"x{j}" for j in range(5)]
@@ -105,8 +106,13 @@ def numpy_path(fn):
 
 
 def peak_memory(fn) -> int:
-    """Peak bytes allocated by ``fn`` above what was allocated before it."""
+    """Peak bytes allocated by ``fn`` above what was allocated before it.
+
+    pyale's kept scratch memory (``pyale/_scratch.py``) is given back first,
+    so the buffers the call uses are allocated (and counted) inside it.
+    """
     gc.collect()
+    pyale_scratch.release()
     tracemalloc.start()
     base, _ = tracemalloc.get_traced_memory()
     fn()
@@ -502,9 +508,11 @@ def _pin_allocator(argv) -> bool:
 
     glibc serves large arrays from fresh mappings until a freed one raises
     its threshold, so the cost of the same model call (page faults, zeroed
-    pages) depends on the process's earlier allocations: the bare predictions
-    at n = 1e6 measured 0.13 s in one interleaving and 0.19 s (0.13 to 0.25 s
-    per repeat) in another.  Pinned, every large array reuses freed memory,
+    pages) depends on the process's earlier allocations: with glibc's own
+    settings, the bare predictions at n = 1e6 measured 0.13 s (steady) in a
+    run with pyale's scratch memory off (``PYALE_SCRATCH_MB=0``) and 0.19 s
+    (0.13 to 0.25 s from repeat to repeat) in the same run with it on,
+    though pyale is not running while they are timed.  Pinned, every large array reuses freed memory,
     the model's bare predictions are at their cheapest and steady, and every
     ratio is against that strictest baseline.  Only on Linux with glibc; the
     variables are read at process start, hence the re-run.

@@ -20,7 +20,10 @@ The pool keeps at most ``PYALE_SCRATCH_MB`` megabytes (MiB) of buffers, in
 use or free; by default 1/16 of the machine's memory, at most 2048.
 ``PYALE_SCRATCH_MB=0`` turns it off (plain ``np.empty``).  Arrays under
 :data:`MIN_BYTES` are plain ``np.empty``: the allocator reuses small blocks
-by itself.  :func:`release` gives the kept buffers back.
+by itself.  :func:`release` gives the kept buffers back.  The buffers are
+NumPy arrays, so ``tracemalloc`` counts a buffer when it is made, not when
+a later call reuses it (``benchmarks/bench_ale.py`` releases them before it
+measures a call's peak memory).
 
 Like :mod:`pyale._threads`, this module imports nothing from pyale.
 """
@@ -29,7 +32,6 @@ from __future__ import annotations
 
 import functools
 import math
-import mmap
 import os
 import threading
 import weakref
@@ -50,7 +52,7 @@ class _Buffer:
     __slots__ = ("raw", "handle")
 
     def __init__(self, nbytes: int):
-        self.raw = _map(nbytes)
+        self.raw = _memory(nbytes)
         self.handle = None  # weak reference to the array last made from raw
 
     @property
@@ -61,26 +63,10 @@ class _Buffer:
         return self.handle is None or self.handle() is None
 
 
-def _map(nbytes: int):
-    """Anonymous memory of its own mapping, outside the allocator's heap.
-
-    A buffer kept in malloc's heap would stay there between calls and change
-    how the heap around it is reused and trimmed, which moves the cost of the
-    model's own allocations (measured: the benchmark's bare predictions took
-    0.19 s instead of 0.15 s with pyale's buffers kept in the heap).  Huge
-    pages are asked for, as NumPy asks for them for its large arrays.
-    """
-    try:
-        memory = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
-    except (AttributeError, OSError, ValueError):  # no anonymous mmap here: NumPy's memory
-        return memoryview(np.empty(nbytes, dtype=np.uint8))
-    advice = getattr(mmap, "MADV_HUGEPAGE", None)
-    if advice is not None:
-        try:
-            memory.madvise(advice)
-        except (AttributeError, OSError):
-            pass
-    return memory
+def _memory(nbytes: int) -> memoryview:
+    """NumPy's memory (so that ``tracemalloc`` and NumPy's own accounting see it, and NumPy asks for
+    huge pages as for any large array), as a buffer that views of it cannot see through to an array."""
+    return memoryview(np.empty(nbytes, dtype=np.uint8))
 
 
 @functools.lru_cache(maxsize=1)
