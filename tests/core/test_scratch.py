@@ -11,12 +11,14 @@ import pytest
 import pyale
 from pyale import _scratch as scratch
 
-SIZE = (4, 100_000)  # 3.2 MB: above MIN_BYTES
+DEFAULT_MIN_BYTES = scratch.MIN_BYTES  # before the fixture lowers it
+SIZE = (4, 100_000)  # 3.2 MB: above MIN_BYTES as set below
 
 
 @pytest.fixture(autouse=True)
 def empty_pool(monkeypatch):
     monkeypatch.delenv("PYALE_SCRATCH_MB", raising=False)
+    monkeypatch.setattr(scratch, "MIN_BYTES", 1 << 20)  # small arrays here stand for the large ones
     scratch.release()
     yield
     scratch.release()
@@ -66,6 +68,10 @@ def test_memory_a_view_still_holds_is_never_handed_out_again():
 def test_small_arrays_are_plain_numpy():
     a = scratch.empty(1000, np.float64)
     assert a.shape == (1000,) and scratch.kept_bytes() == 0
+
+
+def test_only_arrays_glibc_never_reuses_are_kept_by_default():
+    assert DEFAULT_MIN_BYTES == 32 << 20  # glibc's largest mmap threshold (64-bit): see pyale/_scratch.py
 
 
 def test_zero_turns_the_pool_off(monkeypatch):
