@@ -6,7 +6,7 @@ copy of X took 3.6 ms against 2.1 ms for the same copy into memory used
 before, and an 8 MB gather 1.6 ms against 1.05 ms.  A model pays that for its
 own arrays on every call; pyale need not pay it for the arrays it makes
 itself on every call of the same size (the private copy of the rows and,
-at ten million rows and more, the interval of every row).
+from about 4.2 million rows, 32 MiB of int64, the interval of every row).
 
 :func:`empty` is ``np.empty`` whose memory may come from an earlier call.
 A buffer is handed out again only when nothing views the array made from
