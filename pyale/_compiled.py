@@ -52,7 +52,10 @@ def slot_fill(x, low, scale, slots, counts, start, stop):  # pragma: no cover - 
     """``slots[i] = trunc((x[i] - low) * scale + 1)`` and ``counts[slot] += 1`` for rows ``start .. stop - 1``.
 
     The values lie in ``[low, high]``, so no clipping is needed (see
-    :class:`pyale._rbase.cells._SlotMap`, whose NumPy loop this is).
+    :class:`pyale._rbase.cells._SlotMap`, whose NumPy loop this is).  ``counts``
+    has one entry per uint16 value, so that values changed since ``low`` and
+    ``high`` were read (by another thread) land in its tail, which the caller
+    checks, instead of outside it (numba does not check bounds).
     """
     for i in range(start, stop):
         position = (x[i] - low) * scale

@@ -6,7 +6,8 @@ copy of X took 3.6 ms against 2.1 ms for the same copy into memory used
 before, and an 8 MB gather 1.6 ms against 1.05 ms.  A model pays that for its
 own arrays on every call; pyale need not pay it for the arrays it makes
 itself on every call of the same size (the private copy of the rows and,
-from about 4.2 million rows, 32 MiB of int64, the interval of every row).
+from about 4.2 million rows, 32 MiB of int64, the interval of every row;
+from about 16.8 million rows also the slot map behind the grid).
 
 :func:`empty` is ``np.empty`` whose memory may come from an earlier call.
 A buffer is handed out again only when nothing views the array made from
@@ -18,7 +19,9 @@ does.
 
 The pool keeps at most ``PYALE_SCRATCH_MB`` megabytes (MiB) of buffers, in
 use or free; by default 1/16 of the machine's memory, at most 2048.
-``PYALE_SCRATCH_MB=0`` turns it off (plain ``np.empty``).  Arrays under
+``PYALE_SCRATCH_MB=0`` turns it off (plain ``np.empty``); a budget lowered
+while buffers are kept gives back, at pyale's next large array, the free
+buffers it no longer allows.  Arrays under
 :data:`MIN_BYTES` (32 MiB) are plain ``np.empty``: the allocator reuses
 those by itself.  :func:`release` gives the kept buffers back.  The buffers are
 NumPy arrays, so ``tracemalloc`` counts a buffer when it is made, not when
@@ -111,6 +114,18 @@ def release() -> None:
         _buffers[:] = [b for b in _buffers if not b.free()]
 
 
+def _fit(nbytes: int, limit: int) -> bool:
+    """Drop free buffers, largest first, until ``nbytes`` more fit within ``limit``; whether they do
+    (call with the lock held)."""
+    held = sum(b.nbytes for b in _buffers)
+    for b in sorted((b for b in _buffers if b.free()), key=lambda b: -b.nbytes):
+        if held + nbytes <= limit:
+            break
+        _buffers.remove(b)
+        held -= b.nbytes
+    return held + nbytes <= limit
+
+
 def empty(shape, dtype=float, order: str = "C") -> np.ndarray:
     """``np.empty(shape, dtype, order)``, in memory an earlier call may have used (see the module)."""
     dtype = np.dtype(dtype)
@@ -120,20 +135,14 @@ def empty(shape, dtype=float, order: str = "C") -> np.ndarray:
     if nbytes < MIN_BYTES or dtype.hasobject:
         return np.empty(shape, dtype=dtype, order=order)
     limit = budget()
-    if nbytes > limit:
-        return np.empty(shape, dtype=dtype, order=order)
     with _lock:
+        if nbytes > limit:
+            _fit(0, limit)  # a budget lowered since (0: off) gives back what it no longer allows
+            return np.empty(shape, dtype=dtype, order=order)
         free = [b for b in _buffers if b.free() and b.nbytes >= nbytes]
         chosen = min(free, key=lambda b: b.nbytes) if free else None
         if chosen is None:
-            # Room for a new buffer: drop free ones, largest first, while over the budget.
-            held = sum(b.nbytes for b in _buffers)
-            for b in sorted((b for b in _buffers if b.free()), key=lambda b: -b.nbytes):
-                if held + nbytes <= limit:
-                    break
-                _buffers.remove(b)
-                held -= b.nbytes
-            if held + nbytes > limit:
+            if not _fit(nbytes, limit):
                 return np.empty(shape, dtype=dtype, order=order)
             chosen = _Buffer(nbytes)
             _buffers.append(chosen)

@@ -50,6 +50,10 @@ _SEARCH = -2  # table answer: use binary search
 _ONE_EDGE = -3  # table answer -3 - i: the slot holds edges[i] only
 
 
+_CHANGED = ("The values of a feature changed while pyale was reading them (another thread wrote to the data "
+            "during the call); no answer can be given from them.")
+
+
 def _blocks(n: int, start: int = 0):
     """Slices of at most ``_BLOCK`` rows covering ``start .. n - 1``."""
     return (slice(first, min(n, first + _BLOCK)) for first in range(start, n, _BLOCK))
@@ -66,10 +70,11 @@ class _SlotMap:
         use_compiled = compiled.enabled()
 
         def fill(rows: slice) -> np.ndarray:  # scratch of its own: one thread per slice of rows
-            counts = np.zeros(self.n_slots, dtype=np.int64)
             if use_compiled:  # the same loop, compiled: one pass instead of five
+                counts = np.zeros(1 << 16, dtype=np.int64)  # any uint16 slot stays inside (see slot_fill)
                 compiled.slot_fill(x, low, scale, self.slots, counts, rows.start, rows.stop)
                 return counts
+            counts = np.zeros(self.n_slots, dtype=np.int64)
             position = np.empty(min(rows.stop - rows.start, _BLOCK))
             for block in _blocks(rows.stop, rows.start):
                 # slot_of without its clipping: every value lies in [low, high], so
@@ -81,10 +86,16 @@ class _SlotMap:
                 np.add(position[:m], 1.0, out=position[:m])
                 found = self.slots[block]
                 found[...] = position[:m]  # truncation, i.e. floor of a non-negative number
-                counts += np.bincount(found, minlength=self.n_slots)
+                per_slot = np.bincount(found, minlength=self.n_slots)
+                if per_slot.shape[0] > self.n_slots:
+                    raise RuntimeError(_CHANGED)
+                counts += per_slot
             return counts
 
-        self.counts = sum(threads.run(fill, threads.row_slices(n)))  # integer counts: any split gives the same
+        counts = sum(threads.run(fill, threads.row_slices(n)))  # integer counts: any split gives the same
+        if counts.shape[0] > self.n_slots and counts[self.n_slots:].any():
+            raise RuntimeError(_CHANGED)
+        self.counts = counts[: self.n_slots]
 
     def slot_of(self, values: np.ndarray) -> np.ndarray:
         """Slots of values: 0 below ``low`` (and NaN), ``c + 1`` for cell ``c``,

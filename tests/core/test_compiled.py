@@ -56,6 +56,19 @@ def test_slot_fill_matches_the_numpy_slots():
     assert identical(counts, np.bincount(expected, minlength=counts.shape[0]))
 
 
+def test_values_changed_after_their_range_was_read_are_an_error_not_a_stray_write(monkeypatch):
+    # low and high read before another thread changed the values: the compiled loop's counts have
+    # one entry per uint16 slot, so the stray slots land in their tail, which is checked.
+    x = np.random.default_rng(0).normal(size=2000)
+    low, high = float(x.min()), float(x.max())
+    x[7] = high + 5 * (high - low)  # beyond the range read
+    scale = (1 << 14) / (high - low)
+    for setting in ("0", "1") if has_numba else ("0",):  # the NumPy path and the compiled loop
+        monkeypatch.setenv("PYALE_COMPILED", setting)
+        with pytest.raises(RuntimeError, match="changed while pyale was reading them"):
+            cells._SlotMap(x, low, scale)
+
+
 def _plain(fn):
     return fn.py_func if has_numba else fn
 

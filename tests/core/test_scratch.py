@@ -90,6 +90,15 @@ def test_the_pool_keeps_no_more_than_its_budget(monkeypatch):
     assert big.shape == (4, 1_000_000) and scratch.kept_bytes() <= 5 << 20
 
 
+def test_a_lowered_budget_gives_kept_buffers_back(monkeypatch):
+    a = scratch.empty(SIZE, np.float64)
+    del a
+    assert scratch.kept_bytes() > 0
+    monkeypatch.setenv("PYALE_SCRATCH_MB", "0")
+    b = scratch.empty(SIZE, np.float64)  # off now: plain memory, and the free buffer is given back
+    assert b.shape == SIZE and scratch.kept_bytes() == 0
+
+
 @pytest.mark.parametrize("value", ["-1", "lots", "1.5"])
 def test_a_bad_budget_is_refused(monkeypatch, value):
     monkeypatch.setenv("PYALE_SCRATCH_MB", value)
@@ -132,3 +141,21 @@ def test_a_model_that_keeps_its_input_keeps_it_unchanged():
         pyale.ale(model, X, name, n_intervals=20)
     for frame, values in zip(seen, snapshot):
         np.testing.assert_array_equal(frame.to_numpy(), values)
+
+
+def test_a_new_private_copy_writes_its_shifted_columns_again():
+    # ShiftedFrames is not meant to be called after it handed out its last frame; if it is, the new
+    # copy of the rows (in reused memory) must still get the shifted column, not the old bytes.
+    from pyale._core.map.shifted import ShiftedFrames
+
+    X = _frame()
+    values = np.full(X.shape[0], 3.5)
+    shifted = ShiftedFrames(X)
+    first, _ = shifted.frame({"x1": values}, last=True)
+    del first
+    for b in scratch._buffers:
+        if b.free():
+            np.frombuffer(b.raw, dtype=np.uint8)[:] = 0xFF  # stale bytes in the kept memory
+    again, _ = shifted.frame({"x1": values})
+    np.testing.assert_array_equal(again["x1"].to_numpy(), values)
+    np.testing.assert_array_equal(again["x0"].to_numpy(), X["x0"].to_numpy())

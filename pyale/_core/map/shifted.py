@@ -271,6 +271,7 @@ class ShiftedFrames:
                 out.isetitem(out.columns.get_loc(name), _as_column(_values(values), out.index))
             return out, last and self._owned
         if self._private is None:
+            self._written = {}  # a new copy of the rows: nothing is written into it yet
             block = _block_of(self._frame, self._dtypes)
             if block is not None and new_columns:
                 # The columns written straight into the copy next are not copied first.

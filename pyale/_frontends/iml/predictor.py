@@ -92,10 +92,10 @@ def _as_prediction_frame(raw: object, model: object, *, without_model: bool = Fa
         return pd.DataFrame(values, columns=[f"{prefix}{i + 1}" for i in range(values.shape[1])])
     name = "pred" if without_model else _SINGLE_OUTPUT
     # No copy here: the model caller copies what it keeps.  The one-column frame is built from a
-    # 2-D view with a column index made once: inferring a string index per call (pandas 3)
-    # took longer than the rest of the frame.
+    # 2-D view, its column index copied from one made once: inferring a string index per call
+    # (pandas 3) took longer than the rest of the frame.  A copy, so that no frame shares it.
     column = values.reshape(values.shape[0], -1)[:, :1]
-    return pd.DataFrame(column, columns=_one_column(name), copy=False)
+    return pd.DataFrame(column, columns=_one_column(name).copy(), copy=False)
 
 
 @functools.lru_cache(maxsize=4)
