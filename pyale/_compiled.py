@@ -77,9 +77,9 @@ def select_slots(x, slots, keep, out):  # pragma: no cover - compiled
 
 
 @_jit
-def bins_from_table(x, slots, base, edges, found, counts, start, stop):  # pragma: no cover - compiled
+def bins_from_table(x, slots, base, edges, found, counts, count, start, stop):  # pragma: no cover - compiled
     """Right-closed bins of rows ``start .. stop - 1`` from a slot table (see ``bins_right_closed``),
-    and ``counts[bin + 1] += 1`` for each (``counts`` has ``len(edges) + 1`` entries).
+    and with ``count`` also ``counts[bin + 1] += 1`` for each (``counts`` has ``len(edges) + 1`` entries).
 
     ``base[slot]`` is the interval (>= -1), ``-3 - i`` when the slot holds
     ``edges[i]`` only (one comparison decides), or ``-2`` (binary search:
@@ -108,7 +108,8 @@ def bins_from_table(x, slots, base, edges, found, counts, start, stop):  # pragm
                     hi = mid
             b = lo - 1
         found[i] = b
-        counts[b + 1] += 1
+        if count:
+            counts[b + 1] += 1
 
 
 @_jit

@@ -264,7 +264,7 @@ def bins_right_closed(x: np.ndarray, edges: np.ndarray, *, counts: bool = False)
 
 
 def _bins_right_closed(x: np.ndarray, edges: np.ndarray, counts: bool) -> tuple[np.ndarray, np.ndarray | None]:
-    """The bins, and their counts where the compiled pass made them (else None)."""
+    """The bins, and (asked for with ``counts``) their counts where the compiled pass made them, else None."""
     n = x.shape[0]
     cells = None if n < MIN_SIZE or edges.shape[0] < 2 else _slot_map(x)
     if cells is None:
@@ -289,10 +289,11 @@ def _bins_right_closed(x: np.ndarray, edges: np.ndarray, counts: bool) -> tuple[
 
         def look_up(rows: slice) -> np.ndarray:
             per_bin = np.zeros(edges.shape[0] + 1, dtype=np.int64)  # one per thread: integer sums, any split
-            compiled.bins_from_table(x, cells.slots, base, edges, found, per_bin, rows.start, rows.stop)
+            compiled.bins_from_table(x, cells.slots, base, edges, found, per_bin, counts, rows.start, rows.stop)
             return per_bin
 
-        return found, sum(threads.run(look_up, threads.row_slices(n)))
+        per_bin = sum(threads.run(look_up, threads.row_slices(n)))
+        return found, (per_bin if counts else None)
     if cells.counts[base <= _ONE_EDGE].sum() > n // 16:
         # Many values share a slot with an edge (ties, integers): compare them all
         # block by block, base + (x > threshold), instead of one by one below.

@@ -86,9 +86,12 @@ def test_bins_from_table_answers_every_code_like_binary_search():
     base[8] = -3 - 4  # 1.0 with edges[4]
     found = np.empty(x.shape[0], dtype=np.int64)
     counts = np.zeros(edges.shape[0] + 1, dtype=np.int64)
-    _plain(compiled.bins_from_table)(x, slots, base, edges, found, counts, 0, x.shape[0])
+    _plain(compiled.bins_from_table)(x, slots, base, edges, found, counts, True, 0, x.shape[0])
     assert identical(found, expected)
     assert identical(counts, np.bincount(expected + 1, minlength=edges.shape[0] + 1))
+    found[:], counts[:] = -9, 0
+    _plain(compiled.bins_from_table)(x, slots, base, edges, found, counts, False, 0, x.shape[0])
+    assert identical(found, expected) and not counts.any()  # bins alone: nothing counted
 
 
 def test_select_slots_keeps_row_order():

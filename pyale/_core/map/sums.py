@@ -108,6 +108,12 @@ def _add(a, b):
 PIECE = 1 << 18
 
 
+def _piece_rows(n: int, n_groups: int) -> int:
+    """Rows per piece: :data:`PIECE`, or the whole block when each piece's sums (``n_groups`` values)
+    would outweigh its rows."""
+    return PIECE if n_groups <= PIECE // 8 else max(n, 1)
+
+
 def _by_pieces(compute, n: int, n_groups: int, *, beside=None) -> tuple[list, object]:
     """``[compute(piece, scratch) for piece in pieces of PIECE rows]``, the pieces shared among threads.
 
@@ -117,7 +123,7 @@ def _by_pieces(compute, n: int, n_groups: int, *, beside=None) -> tuple[list, ob
     so with more groups than ``PIECE // 8`` the block is one piece (memory
     stays within the size of the block's rows, whatever the grid).
     """
-    step = PIECE if n_groups <= PIECE // 8 else max(n, 1)
+    step = _piece_rows(n, n_groups)
     pieces = [slice(start, min(n, start + step)) for start in range(0, n, step)] or [slice(0, 0)]
     parts = min(threads.num_threads(), len(pieces), max(1, n // threads.MIN_ROWS))
     bounds = [len(pieces) * i // parts for i in range(parts + 1)]
@@ -271,7 +277,7 @@ def group_sums(
     if references and beside_spread and w is None and compiled.enabled():
         # The values' sums and the spread's pieces in one compiled pass (the same numbers as the
         # two passes below: each sum is made in the same order).
-        step = PIECE if size <= PIECE // 8 else max(n, 1)
+        step = _piece_rows(n, size)  # the pieces the two-pass path below would use
         n_pieces = max(1, -(-n // step))
         total = np.empty((n_groups, m))
         per_piece = np.empty((n_pieces, 2, m, size))
