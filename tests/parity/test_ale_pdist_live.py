@@ -30,15 +30,20 @@ from test_ale_pdist_fixtures import STATS, _num, _refit  # noqa: E402
 pytestmark = pytest.mark.r
 
 
-@pytest.mark.parametrize("library", list(gen.LIBRARIES))
-def test_held_back_case_against_r(R, library):
+def _held_back(case, library, *, data_seed, seed):
+    """R's answer on a case the fixtures do not hold (skipped without that ale library): meta, r, data."""
     env, default = gen.LIBRARIES[library]
     if not os.path.isdir(os.path.join(os.path.expanduser(os.environ.get(env, default)), "ale")):
         pytest.skip(f"R's ale is not installed in ${env} ({default})")
     with tempfile.TemporaryDirectory() as tmp:
-        fixture = gen.run_case("lm_norm", library, Path(tmp), data_seed=9001, seed=11)
-    meta, r = fixture["meta"], fixture["r"]
+        fixture = gen.run_case(case, library, Path(tmp), data_seed=data_seed, seed=seed)
     data = pd.DataFrame({k: np.asarray(v, dtype=float) for k, v in fixture["data"].items()})
+    return fixture["meta"], fixture["r"], data
+
+
+@pytest.mark.parametrize("library", list(gen.LIBRARIES))
+def test_held_back_case_against_r(R, library):
+    meta, r, data = _held_back("lm_norm", library, data_seed=9001, seed=11)
     refit = _refit(meta)
     dist = pyale.ALEpDist(refit(data), data, "y", refit=refit, rand_it=meta["rand_it"], seed=meta["seed"])
     assert dist.residual_distribution.model.replace(" ", "_") == r["family_model"][0]
@@ -73,13 +78,7 @@ def test_held_back_failing_refits_against_r(R, library):
 
     from test_ale_pdist_fixtures import PlannedFailure  # noqa: F401 - the refit raises it
 
-    env, default = gen.LIBRARIES[library]
-    if not os.path.isdir(os.path.join(os.path.expanduser(os.environ.get(env, default)), "ale")):
-        pytest.skip(f"R's ale is not installed in ${env} ({default})")
-    with tempfile.TemporaryDirectory() as tmp:
-        fixture = gen.run_case("lm_failing_refits", library, Path(tmp), data_seed=9003, seed=21)
-    meta, r = fixture["meta"], fixture["r"]
-    data = pd.DataFrame({k: np.asarray(v, dtype=float) for k, v in fixture["data"].items()})
+    meta, r, data = _held_back("lm_failing_refits", library, data_seed=9003, seed=21)
     refit = _refit({**meta, "fail_above": float(meta["fail_above"])})
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
