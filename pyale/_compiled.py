@@ -26,7 +26,7 @@ try:  # the optional extra
 except ImportError:  # pragma: no cover - exercised where numba is missing
     numba = None
 
-__all__ = ["enabled", "slot_fill", "select_slots", "bins_from_table", "spread_sums", "spread_sums_weighted",
+__all__ = ["enabled", "slot_fill", "select_slots", "select_and_bin", "bins_from_table", "group_totals", "spread_sums", "spread_sums_weighted",
            "sums_and_spread"]
 
 
@@ -77,21 +77,47 @@ def select_slots(x, slots, keep, out):  # pragma: no cover - compiled
 
 
 @_jit
+def select_and_bin(x, slots, gap, wanted, found, selected, rows):  # pragma: no cover - compiled
+    """:func:`select_slots` and, in the same pass, ``found[i] = gap[slots[i]]`` for every row.
+
+    A slot with ``gap[slot] == wanted`` is kept: its values go to
+    ``selected`` and their positions to ``rows``, in row order; returns how
+    many.  Every other slot's value is the interval its rows will have once
+    the edges are known (see :func:`pyale._rbase.cells.order_statistics`).
+    """
+    k = 0
+    for i in range(x.shape[0]):
+        code = gap[slots[i]]
+        found[i] = code
+        if code == wanted:
+            selected[k] = x[i]
+            rows[k] = i
+            k += 1
+    return k
+
+
+@_jit
 def bins_from_table(x, slots, base, edges, found, counts, count, start, stop):  # pragma: no cover - compiled
     """Right-closed bins of rows ``start .. stop - 1`` from a slot table (see ``bins_right_closed``),
-    and with ``count`` also ``counts[bin + 1] += 1`` for each (``counts`` has ``len(edges) + 1`` entries).
+    and with ``count`` also ``counts[bin + 1] += 1`` for each row the table does not answer alone
+    (``counts`` has ``len(edges) + 1`` entries).
 
     ``base[slot]`` is the interval (>= -1), ``-3 - i`` when the slot holds
     ``edges[i]`` only (one comparison decides), or ``-2`` (binary search:
     ``searchsorted(edges, x, "left") - 1``, the lowest edge in interval 0).
+    Rows answered by the table alone are not counted here: every row of a
+    slot gets the same interval, so the caller counts them from the slots'
+    counts (a counter per row would make the loop wait on its own stores).
+    ``base`` may be any signed integer type (int16 keeps it in the fastest cache).
     """
     last = edges.shape[0] - 1
     for i in range(start, stop):
         code = base[slots[i]]
-        value = x[i]
         if code >= -1:
-            b = code
-        elif code <= -3:
+            found[i] = code
+            continue
+        value = x[i]
+        if code <= -3:
             edge = -3 - code
             b = edge - 1 + (1 if value > edges[edge] else 0)
         elif value != value:
@@ -110,6 +136,13 @@ def bins_from_table(x, slots, base, edges, found, counts, count, start, stop):  
         found[i] = b
         if count:
             counts[b + 1] += 1
+
+
+@_jit
+def group_totals(groups, values, column, total):  # pragma: no cover - compiled
+    """``total[g] += values[i, column]`` over the rows in row order: ``bincount(groups, weights=d)``."""
+    for i in range(groups.shape[0]):
+        total[groups[i]] += values[i, column]
 
 
 @_jit
@@ -147,18 +180,28 @@ def sums_and_spread(groups, values, column, reference, piece, total, around):  #
     and ``(d - r[g])**2`` (rows ``p * piece .. (p + 1) * piece - 1``);
     ``total`` is ``bincount(groups, weights=d)``: one sum per group in row
     order over the whole block.  The NumPy path makes the same sums in two
-    passes (see :func:`pyale._core.map.sums.group_sums`).
+    passes (see :func:`pyale._core.map.sums.group_sums`).  A group's three
+    sums sit side by side (one cache line), each still added in row order.
     """
     n = groups.shape[0]
+    size = total.shape[0]
+    sums = np.zeros((size, 4))  # per group: total, centred, squares (and padding to 32 bytes)
+    for g in range(size):
+        sums[g, 0] = total[g]
     for p in range(around.shape[0]):
-        centred = around[p, 0]
-        squares = around[p, 1]
+        for g in range(size):
+            sums[g, 1] = around[p, 0, g]
+            sums[g, 2] = around[p, 1, g]
         for i in range(p * piece, min(n, (p + 1) * piece)):
             g = groups[i]
             d = values[i, column]
-            total[g] += d
+            sums[g, 0] += d
             shifted = d - reference[g]
-            centred[g] += shifted
+            sums[g, 1] += shifted
             squared = shifted * shifted
-            squares[g] += squared
-
+            sums[g, 2] += squared
+        for g in range(size):
+            around[p, 0, g] = sums[g, 1]
+            around[p, 1, g] = sums[g, 2]
+    for g in range(size):
+        total[g] = sums[g, 0]

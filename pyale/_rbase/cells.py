@@ -129,6 +129,7 @@ def _forget(key: int) -> None:
     with _memo_lock:
         _memo.pop(key, None)
         _ranges.pop(key, None)
+        _provisional.pop(key, None)
 
 
 def note_range(x: np.ndarray, low: float, high: float) -> None:
@@ -208,7 +209,13 @@ def order_statistics(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
         return np.sort(x)[positions]
     keep = np.zeros(cells.n_slots, dtype=bool)
     keep[wanted] = True
-    if compiled.enabled():  # the same values in the same order, in one compiled pass
+    if compiled.enabled() and not x.flags.writeable:
+        # The same values in the same order, and in the same pass the bins of every row outside
+        # the wanted slots, kept for bins_right_closed (see _Provisional).
+        selected = np.empty(int(counts[wanted].sum()))
+        _keep_provisional(x, cells, wanted, selected)
+        selected.sort()
+    elif compiled.enabled():  # the same values in the same order, in one compiled pass
         selected = np.empty(int(counts[wanted].sum()))
         compiled.select_slots(x, cells.slots, keep, selected)
         selected.sort()
@@ -220,6 +227,76 @@ def order_statistics(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
     start_in_sorted = ends[wanted] - counts[wanted]
     which = np.searchsorted(wanted, slot_of)
     return selected[start_in_selected[which] + positions - start_in_sorted[which]]
+
+
+class _Provisional:
+    """The bins of a read-only sample's rows, made while its order statistics were selected.
+
+    A row in a slot that holds no wanted order statistic lies strictly
+    between the wanted slots around it: once the edges are those order
+    statistics, one per wanted slot (the usual grid), its interval is the
+    number of wanted slots below it, less one, whatever the exact edges are.
+    :func:`order_statistics` writes that number for every such row in the
+    pass that selects the wanted slots' values (marking those rows), and
+    :func:`bins_right_closed` then only places the marked rows by binary
+    search: the pass over the sample for the bins is saved.  When the edges
+    are not one per wanted slot (repeated values, another grid), the
+    ordinary pass runs and this is dropped.
+    """
+
+    def __init__(self, x: np.ndarray, cells: _SlotMap, wanted: np.ndarray, selected: np.ndarray):
+        self.low, self.scale, self.wanted = cells.low, cells.scale, wanted
+        n_slots = cells.n_slots
+        below = np.searchsorted(wanted, np.arange(n_slots), side="left") - 1  # wanted slots below, less one
+        small = wanted.shape[0] < 32_000  # int16 codes: a 32 KiB table in the fastest cache
+        self.mark = -32768 if small else np.iinfo(np.int64).min
+        gap = below.astype(np.int16 if small else np.int64)
+        gap[wanted] = self.mark
+        self.found = scratch.empty(x.shape[0], np.int64)
+        self.rows = np.empty(selected.shape[0], dtype=np.intp)
+        compiled.select_and_bin(x, cells.slots, gap, self.mark, self.found, selected, self.rows)
+        # Rows per slot-table interval + 1, the marked slots left out (their rows are placed later).
+        direct = np.ones(n_slots, dtype=bool)
+        direct[wanted] = False
+        self.direct_counts = np.bincount(below[direct] + 1, weights=cells.counts[direct],
+                                         minlength=wanted.shape[0] + 1)
+
+    def bins(self, x: np.ndarray, edges: np.ndarray, counts: bool):
+        """``(bins, counts or None)`` when ``edges`` are one per wanted slot, else None."""
+        if edges.shape[0] != self.wanted.shape[0]:
+            return None
+        slots = _slots(edges, self.low, self.scale, np.empty(edges.shape[0]), np.empty(edges.shape[0], np.intp))
+        if not np.array_equal(slots, self.wanted):
+            return None
+        found = self.found
+        values = x[self.rows]
+        placed = _bins_by_search(values, edges)
+        found[self.rows] = placed
+        if not counts:
+            return found, None
+        per_bin = self.direct_counts.astype(np.int64)  # integers below 2**53: exact
+        per_bin += np.bincount(placed + 1, minlength=edges.shape[0] + 1)
+        return found, per_bin
+
+
+_provisional: dict[int, tuple[weakref.ref, _Provisional]] = {}
+_PROVISIONAL_SIZE = 8  # bins of as many features as a call reads before it bins them
+
+
+def _keep_provisional(x: np.ndarray, cells: _SlotMap, wanted: np.ndarray, selected: np.ndarray) -> None:
+    found = _Provisional(x, cells, wanted, selected)
+    key = id(x)
+    with _memo_lock:
+        if len(_provisional) >= _PROVISIONAL_SIZE:
+            _provisional.pop(next(iter(_provisional)))
+        _provisional[key] = (weakref.ref(x, lambda _, key=key: _forget(key)), found)
+
+
+def _take_provisional(x: np.ndarray) -> _Provisional | None:
+    """The provisional bins of ``x``, handed over once (the bins array becomes the caller's)."""
+    with _memo_lock:
+        entry = _provisional.pop(id(x), None)
+    return entry[1] if entry is not None and entry[0]() is x else None
 
 
 def _bins_by_search(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
@@ -266,6 +343,11 @@ def bins_right_closed(x: np.ndarray, edges: np.ndarray, *, counts: bool = False)
 def _bins_right_closed(x: np.ndarray, edges: np.ndarray, counts: bool) -> tuple[np.ndarray, np.ndarray | None]:
     """The bins, and (asked for with ``counts``) their counts where the compiled pass made them, else None."""
     n = x.shape[0]
+    provisional = _take_provisional(x) if n >= MIN_SIZE and not x.flags.writeable else None
+    if provisional is not None and edges.shape[0] >= 2 and np.all(np.diff(edges) > 0):
+        found = provisional.bins(x, edges, counts)
+        if found is not None:
+            return found
     cells = None if n < MIN_SIZE or edges.shape[0] < 2 else _slot_map(x)
     if cells is None:
         return _bins_by_search(x, edges), None
@@ -285,15 +367,25 @@ def _bins_right_closed(x: np.ndarray, edges: np.ndarray, counts: bool) -> tuple[
     if to_search > n // 4:
         return _bins_by_search(x, edges), None
     found = scratch.empty(n, np.int64)
-    if compiled.enabled():  # table, one comparison or binary search per value, and the counts: one pass
+    if compiled.enabled():  # table, one comparison or binary search per value: one pass
+        # Codes run from _ONE_EDGE - (len(edges) - 1) to len(edges) - 2: int16 holds them for any
+        # usual grid, and a 32 KiB table stays in the fastest cache.
+        table = base.astype(np.int16) if edges.shape[0] < 32_000 else base
 
         def look_up(rows: slice) -> np.ndarray:
             per_bin = np.zeros(edges.shape[0] + 1, dtype=np.int64)  # one per thread: integer sums, any split
-            compiled.bins_from_table(x, cells.slots, base, edges, found, per_bin, counts, rows.start, rows.stop)
+            compiled.bins_from_table(x, cells.slots, table, edges, found, per_bin, counts, rows.start, rows.stop)
             return per_bin
 
         per_bin = sum(threads.run(look_up, threads.row_slices(n)))
-        return found, (per_bin if counts else None)
+        if not counts:
+            return found, None
+        # The loop counted the rows it compared or searched; every row of a slot the table
+        # answers alone lies in that slot's interval, so the slots' counts give the rest.
+        direct = base >= -1
+        per_bin += np.bincount(base[direct] + 1, weights=cells.counts[direct],
+                               minlength=edges.shape[0] + 1).astype(np.int64)  # integers below 2**53: exact
+        return found, per_bin
     if cells.counts[base <= _ONE_EDGE].sum() > n // 16:
         # Many values share a slot with an edge (ties, integers): compare them all
         # block by block, base + (x > threshold), instead of one by one below.

@@ -88,7 +88,13 @@ def test_bins_from_table_answers_every_code_like_binary_search():
     counts = np.zeros(edges.shape[0] + 1, dtype=np.int64)
     _plain(compiled.bins_from_table)(x, slots, base, edges, found, counts, True, 0, x.shape[0])
     assert identical(found, expected)
-    assert identical(counts, np.bincount(expected + 1, minlength=edges.shape[0] + 1))
+    # Only the rows the table does not answer alone are counted (the caller counts the rest by slot).
+    not_direct = base[slots] < -1
+    assert identical(counts, np.bincount(expected[not_direct] + 1, minlength=edges.shape[0] + 1))
+    found[:], counts[:] = -9, 0
+    _plain(compiled.bins_from_table)(x, slots, base.astype(np.int16), edges, found, counts, True, 0, x.shape[0])
+    assert identical(found, expected)  # the same answers from a compact table
+    counts[:] = 0
     found[:], counts[:] = -9, 0
     _plain(compiled.bins_from_table)(x, slots, base, edges, found, counts, False, 0, x.shape[0])
     assert identical(found, expected) and not counts.any()  # bins alone: nothing counted
@@ -101,6 +107,15 @@ def test_select_slots_keeps_row_order():
     out = np.empty(4)
     assert _plain(compiled.select_slots)(x, slots, keep, out) == 4
     assert identical(out, x[keep[slots]])
+
+
+def test_group_totals_add_like_bincount():
+    rng = np.random.default_rng(2)
+    groups = rng.integers(0, 9, 700)
+    values = rng.normal(size=(700, 2)) * 1e3 + 1e7  # large common level: any other order rounds differently
+    total = np.zeros(9)
+    _plain(compiled.group_totals)(groups, values, 1, total)
+    assert identical(total, np.bincount(groups, weights=values[:, 1], minlength=9))
 
 
 @pytest.mark.parametrize("weighted", [False, True])
@@ -155,7 +170,8 @@ def test_grid_and_bins_are_identical(monkeypatch, kind):
 @needs_numba
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("counted", [False, True])
-def test_group_sums_are_identical(monkeypatch, weighted, counted):
+@pytest.mark.parametrize("spread", [False, True])
+def test_group_sums_are_identical(monkeypatch, weighted, counted, spread):
     rng = np.random.default_rng(3)
     n, n_groups = 600_000, 40
     groups = rng.integers(0, n_groups, n)
@@ -164,8 +180,11 @@ def test_group_sums_are_identical(monkeypatch, weighted, counted):
     weights = rng.random(n) if weighted else None
     counts = np.bincount(groups, minlength=n_groups) if counted and not weighted else None
     plain, fast = both_ways(monkeypatch, lambda: sums_module.group_sums(groups, n_groups, values, weights,
-                                                                        spread=True, counts=counts))
+                                                                        spread=spread, counts=counts))
     for field in ("rows", "weight", "total", "reference", "centred", "squares"):
+        if not spread and field in ("reference", "centred", "squares"):
+            assert getattr(plain, field) is None and getattr(fast, field) is None
+            continue
         assert identical(getattr(plain, field), getattr(fast, field)), field
 
 

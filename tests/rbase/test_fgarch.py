@@ -227,14 +227,31 @@ def _ged_scale(nu: float) -> float:
     return lam * 2 ** (1 / nu)
 
 
+def _assert_density_close(got, want):
+    """Within 1e-12 relative, widened in the far tail: a density exp(-a) computed two ways carries a
+    relative rounding error of about ``a`` ulps (``a`` is 525 at 1e-228), which no formula avoids."""
+    got, want = np.asarray(got), np.asarray(want)
+    rtol = 1e-12 * np.maximum(1.0, -np.log(np.maximum(want, 1e-300)) / 50)
+    assert np.all(np.abs(got - want) <= rtol * np.abs(want) + 1e-300), (got, want)
+
+
+def test_the_tail_tolerance_still_catches_a_wrong_density():
+    # 7.6e-229 (a = 525): the widened tolerance is 1.05e-11 relative, so 1e-10 still fails.
+    want = np.array([7.638060537885333e-229])
+    _assert_density_close(want * (1 + 1e-12), want)
+    with pytest.raises(AssertionError):
+        _assert_density_close(want * (1 + 1e-10), want)
+    with pytest.raises(AssertionError):
+        _assert_density_close(np.array([0.5 * (1 + 1e-11)]), np.array([0.5]))  # no widening near the mode
+
+
 @settings(max_examples=25, deadline=None, database=None)
 @given(xs, means, sds, st.floats(0.3, 20.0, **finite), st.floats(2.2, 100.0, **finite))
 def test_symmetric_densities_agree_with_scipy(x, mean, sd, nu_ged, nu_t):
-    assert_allclose(fgarch.dged(x, mean, sd, nu_ged), stats.gennorm.pdf(x, nu_ged, mean, sd * _ged_scale(nu_ged)),
-                    rtol=1e-12, atol=1e-300)
+    _assert_density_close(fgarch.dged(x, mean, sd, nu_ged),
+                          stats.gennorm.pdf(x, nu_ged, mean, sd * _ged_scale(nu_ged)))
     s = math.sqrt(nu_t / (nu_t - 2))
-    assert_allclose(fgarch.dstd(x, mean, sd, nu_t), stats.t.pdf((x - mean) / sd * s, nu_t) * s / sd,
-                    rtol=1e-12, atol=1e-300)
+    _assert_density_close(fgarch.dstd(x, mean, sd, nu_t), stats.t.pdf((x - mean) / sd * s, nu_t) * s / sd)
 
 
 @settings(max_examples=30, deadline=None, database=None)
