@@ -225,3 +225,34 @@ def test_a_missing_cache_directory_compiles_without_caching(monkeypatch):
     monkeypatch.setattr(compiled.numba, "njit", njit)
     loop = compiled._jit(lambda values: values.sum())
     assert loop(np.arange(4.0)) == 6.0
+
+
+@needs_numba
+@pytest.mark.parametrize("kind", ["normal", "rounded", "with edges shared by a slot"])
+def test_bins_made_while_selecting_equal_binary_search(monkeypatch, kind):
+    # order_statistics bins the rows outside the wanted slots in its selection pass; bins_right_closed
+    # then places only the rest.  Whatever the edges, the bins and counts are those of binary search.
+    monkeypatch.setenv("PYALE_COMPILED", "1")
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=120_000)
+    if kind == "rounded":
+        x = np.round(x, 3)
+    x.flags.writeable = False
+    positions = np.unique(np.linspace(0, x.shape[0] - 1, 41).astype(np.intp))
+    used = []
+    original = cells._Provisional.bins
+    monkeypatch.setattr(cells._Provisional, "bins", lambda self, *a: used.append(original(self, *a)) or used[-1])
+    stats = cells.order_statistics(x, positions)
+    assert identical(stats, np.sort(x)[positions])
+    edges = np.unique(stats)
+    if kind == "with edges shared by a slot":  # one more edge beside one of them: not one edge per slot
+        edges = np.unique(np.concatenate([edges, [np.nextafter(edges[20], np.inf)]]))
+    found, counts = cells.bins_right_closed(x, edges, counts=True)
+    expected = np.searchsorted(edges, x, side="left") - 1
+    expected[x == edges[0]] = 0
+    assert identical(found, expected)
+    assert identical(counts, np.bincount(expected + 1, minlength=edges.shape[0] + 1))
+    assert len(used) == 1 and (used[0] is None) == (kind == "with edges shared by a slot")
+    assert id(x) not in cells._provisional  # handed over once
+    again = cells.bins_right_closed(x, edges)  # the ordinary pass now
+    assert identical(again, expected) and again is not found
