@@ -23,8 +23,12 @@ from typing import Callable, Sequence
 
 __all__ = ["MIN_ROWS", "num_threads", "row_slices", "run"]
 
-#: Below this many rows per thread, splitting costs more than it saves.
-MIN_ROWS = 1 << 17
+#: Below this many rows per thread, splitting costs more than it saves.  A pass over fewer rows
+#: takes a millisecond or two, and right after a model call the other cores are usually still
+#: held by the model's own threads (OpenBLAS and OpenMP workers spin for a while before they
+#: sleep): measured with a BLAS-using model on 2 cores, splitting made pyale's passes slower at
+#: 1e6 rows, broke even at 3e6 and saved 10% at 1e7 (docs/performance.md).
+MIN_ROWS = 1 << 20
 _MAX_DEFAULT = 8
 
 _lock = threading.Lock()
