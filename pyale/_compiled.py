@@ -26,7 +26,7 @@ try:  # the optional extra
 except ImportError:  # pragma: no cover - exercised where numba is missing
     numba = None
 
-__all__ = ["enabled", "slot_fill", "select_slots", "select_and_bin", "bins_from_table", "group_totals", "spread_sums", "spread_sums_weighted",
+__all__ = ["enabled", "take_clip", "slot_fill", "select_slots", "select_and_bin", "bins_from_table", "group_totals", "spread_sums", "spread_sums_weighted",
            "sums_and_spread"]
 
 
@@ -45,6 +45,24 @@ def _jit(fn):
         return numba.njit(nogil=True, cache=True)(fn)
     except RuntimeError:  # numba finds no writable cache directory (read-only install, no home): compile per process
         return numba.njit(nogil=True)(fn)
+
+
+@_jit
+def take_clip(source, index, out, start, stop):  # pragma: no cover - compiled
+    """``np.take(source, index, mode="clip")`` for rows ``start .. stop - 1``, written to ``out``.
+
+    Positions below 0 read ``source[0]`` and positions past the end its last
+    value, as NumPy's ``clip`` mode (no write outside ``source``, whatever
+    the index holds).
+    """
+    last = source.shape[0] - 1
+    for i in range(start, stop):
+        j = index[i]
+        if j < 0:
+            j = 0
+        elif j > last:
+            j = last
+        out[i] = source[j]
 
 
 @_jit
@@ -181,13 +199,15 @@ def sums_and_spread(groups, values, column, reference, piece, total, around):  #
     ``total`` is ``bincount(groups, weights=d)``: one sum per group in row
     order over the whole block.  The NumPy path makes the same sums in two
     passes (see :func:`pyale._core.map.sums.group_sums`).  A group's three
-    sums sit side by side (one cache line), each still added in row order.
+    sums and its reference sit side by side (one cache line), each sum still
+    added in row order.
     """
     n = groups.shape[0]
     size = total.shape[0]
-    sums = np.zeros((size, 4))  # per group: total, centred, squares (and padding to 32 bytes)
+    sums = np.zeros((size, 4))  # per group: total, centred, squares and the reference, in 32 bytes
     for g in range(size):
         sums[g, 0] = total[g]
+        sums[g, 3] = reference[g]
     for p in range(around.shape[0]):
         for g in range(size):
             sums[g, 1] = around[p, 0, g]
@@ -196,7 +216,7 @@ def sums_and_spread(groups, values, column, reference, piece, total, around):  #
             g = groups[i]
             d = values[i, column]
             sums[g, 0] += d
-            shifted = d - reference[g]
+            shifted = d - sums[g, 3]
             sums[g, 1] += shifted
             squared = shifted * shifted
             sums[g, 2] += squared

