@@ -26,8 +26,8 @@ try:  # the optional extra
 except ImportError:  # pragma: no cover - exercised where numba is missing
     numba = None
 
-__all__ = ["enabled", "take_clip", "slot_fill", "select_slots", "select_and_bin", "bins_from_table", "group_totals", "spread_sums", "spread_sums_weighted",
-           "sums_and_spread"]
+__all__ = ["enabled", "take_clip", "slot_fill", "select_slots", "select_and_bin", "bins_from_table", "group_totals",
+           "spread_sums", "spread_sums_weighted", "sums_and_spread"]
 
 
 def enabled() -> bool:

@@ -76,6 +76,8 @@ class ComparisonDisplay:
             if band is not None:
                 ax.fill_between(x, band[0], band[1], color=color, alpha=0.18, lw=0)
             return line
-        errors = None if band is None else np.vstack([y - band[0], band[1] - y])
-        container = ax.errorbar(x, y, yerr=errors, fmt="o", color=color, label=label, capsize=3, ms=4)
-        return container.lines[0]
+        (points,) = ax.plot(x, y, "o", color=color, label=label, ms=4)
+        if band is not None:  # drawn from the interval's middle: a band need not hold the estimate
+            ax.errorbar(x, (band[0] + band[1]) / 2, yerr=(band[1] - band[0]) / 2, fmt="none", ecolor=color,
+                        capsize=3)
+        return points

@@ -333,10 +333,13 @@ def draw_bars(ax, result, outputs, *, bar_kw, band, band_kw, kwargs, horizontal=
             drawn["other"].append((ax.barh if horizontal else ax.bar)(where[-1:], [high - low], **start, **other))
         limits = band_limits(result, band, position)
         if limits is not None:
-            err = np.vstack([values - limits[0][kept], limits[1][kept] - values])
+            # The interval drawn from its own middle: a percentile band need not hold the estimate
+            # (its bars would have negative lengths, which matplotlib refuses).
+            low, high = limits[0][kept], limits[1][kept]
+            middle, err = (low + high) / 2, (high - low) / 2
             style = _merge({"fmt": "none", "ecolor": "black", "elinewidth": 1.0, "capsize": 3}, band_kw)
             bar_error = {"xerr": err} if horizontal else {"yerr": err}
-            arguments = (values, where[: kept.size]) if horizontal else (where[: kept.size], values)
+            arguments = (middle, where[: kept.size]) if horizontal else (where[: kept.size], middle)
             drawn["bands"].append(ax.errorbar(*arguments, **bar_error, **style))
     if horizontal:
         ax.set_yticks(positions)

@@ -180,7 +180,7 @@ def _slot_map(x: np.ndarray) -> _SlotMap | None:
     return found
 
 
-def order_statistics(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
+def order_statistics(x: np.ndarray, positions: np.ndarray, *, bins_next: bool = False) -> np.ndarray:
     """``np.sort(x)[positions]`` for finite ``x``, sorting only a few cells' values.
 
     Parameters
@@ -189,6 +189,11 @@ def order_statistics(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
         Finite float sample.
     positions : numpy.ndarray
         0-based positions in the sorted sample.
+    bins_next : bool, default False
+        The caller bins ``x`` by edges made of these order statistics next
+        (an ALE grid): for a read-only ``x`` the selection pass then also
+        bins every row it can, which :func:`bins_right_closed` picks up
+        (see ``_Provisional``; the same answers either way).
 
     Returns
     -------
@@ -209,7 +214,7 @@ def order_statistics(x: np.ndarray, positions: np.ndarray) -> np.ndarray:
         return np.sort(x)[positions]
     keep = np.zeros(cells.n_slots, dtype=bool)
     keep[wanted] = True
-    if compiled.enabled() and not x.flags.writeable:
+    if bins_next and compiled.enabled() and not x.flags.writeable:
         # The same values in the same order, and in the same pass the bins of every row outside
         # the wanted slots, kept for bins_right_closed (see _Provisional).
         selected = np.empty(int(counts[wanted].sum()))

@@ -251,7 +251,9 @@ def test_bins_made_while_selecting_equal_binary_search(monkeypatch, kind):
     used = []
     original = cells._Provisional.bins
     monkeypatch.setattr(cells._Provisional, "bins", lambda self, *a: used.append(original(self, *a)) or used[-1])
-    stats = cells.order_statistics(x, positions)
+    assert identical(cells.order_statistics(x, positions), np.sort(x)[positions])
+    assert id(x) not in cells._provisional  # only asked for when the rows are binned next
+    stats = cells.order_statistics(x, positions, bins_next=True)
     assert identical(stats, np.sort(x)[positions])
     edges = np.unique(stats)
     if kind == "with edges shared by a slot":  # one more edge beside one of them: not one edge per slot

@@ -267,6 +267,21 @@ def test_bands_from_intervals_and_heterogeneity():
         ALEDisplay.from_results([plain], band="heterogeneity")
 
 
+def test_a_band_that_does_not_hold_the_estimate_is_drawn_as_it_is():
+    # A percentile bootstrap band may lie beside the full data's estimate (a level of few rows); its
+    # bar was drawn as negative error lengths, which matplotlib refuses ('pyale run' failed on it).
+    X = frame()
+    bars = ale(model, X, "job", n_intervals=5)
+    shift = 1 + np.abs(bars.effects)
+    beside = dataclasses.replace(bars, ci_low=bars.effects + shift, ci_high=bars.effects + 2 * shift, _cache={})
+    display = ALEDisplay.from_results([beside], band="ci")
+    segments = display.bands_[0, 0][0].lines[2][0].get_segments()
+    ends = np.sort(np.array([[s[0][0], s[1][0]] if abs(s[0][1] - s[1][1]) < 1e-12 else [s[0][1], s[1][1]]
+                             for s in segments]), axis=1)
+    assert_allclose(ends[:, 0], beside.ci_low[:, 0], rtol=1e-12)
+    assert_allclose(ends[:, 1], beside.ci_high[:, 0], rtol=1e-12)
+
+
 @pytest.mark.parametrize("bad, error, message", [
     (dict(n_cols=0), ValueError, "The 'n_cols' parameter of ALEDisplay.plot must be an int >= 1. Got 0 instead."),
     (dict(band="both"), ValueError, "The 'band' parameter of ALEDisplay.plot must be one of ['auto', 'ci', "

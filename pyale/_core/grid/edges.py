@@ -127,7 +127,7 @@ def aleplot_edges(values: np.ndarray, n_intervals: int) -> np.ndarray:
         return np.unique(values)
     probs = r_seq(1.0 / n_intervals, 1.0, n_intervals)
     positions = np.concatenate(([0], quantile_type1_positions(values.shape[0], probs)))
-    return np.unique(order_statistics(values, positions))
+    return np.unique(order_statistics(values, positions, bins_next=True))  # the axis bins the rows next
 
 
 def iml_edges(values: np.ndarray, grid_size: int, *, integer: bool = False) -> np.ndarray:
@@ -155,7 +155,7 @@ def iml_edges(values: np.ndarray, grid_size: int, *, integer: bool = False) -> n
         edges = values
     else:
         probs = r_seq(0.0, 1.0, grid_size + 1)
-        edges = order_statistics(values, quantile_type1_positions(values.shape[0], probs))
+        edges = order_statistics(values, quantile_type1_positions(values.shape[0], probs), bins_next=True)
     if integer:
         edges = np.round(edges)
     return np.unique(edges)
