@@ -337,7 +337,8 @@ def draw_bars(ax, result, outputs, *, bar_kw, band, band_kw, kwargs, horizontal=
             # (its bars would have negative lengths, which matplotlib refuses).
             low, high = limits[0][kept], limits[1][kept]
             middle, err = (low + high) / 2, (high - low) / 2
-            style = _merge({"fmt": "none", "ecolor": "black", "elinewidth": 1.0, "capsize": 3}, band_kw)
+            style = _merge({"ecolor": "black", "elinewidth": 1.0, "capsize": 3}, band_kw)
+            style["fmt"] = "none"  # the interval only: a marker would sit at its middle, not at the estimate
             bar_error = {"xerr": err} if horizontal else {"yerr": err}
             arguments = (middle, where[: kept.size]) if horizontal else (where[: kept.size], middle)
             drawn["bands"].append(ax.errorbar(*arguments, **bar_error, **style))

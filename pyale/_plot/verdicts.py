@@ -164,8 +164,10 @@ class MaterialityDisplay:
         self.ax_ = ax
         y = np.arange(len(table))[::-1].astype(float)
         estimate = table["estimate"].to_numpy(float)
-        errors = np.vstack([estimate - table["ci_low"].to_numpy(float), table["ci_high"].to_numpy(float) - estimate])
-        self.errorbars_ = ax.errorbar(estimate, y, xerr=np.clip(errors, 0, None), fmt="none", ecolor=color,
+        low, high = table["ci_low"].to_numpy(float), table["ci_high"].to_numpy(float)
+        # Drawn from the interval's middle: a percentile interval need not hold the estimate, and
+        # clipping its bars at the estimate would draw a shorter interval than the table's.
+        self.errorbars_ = ax.errorbar((low + high) / 2, y, xerr=(high - low) / 2, fmt="none", ecolor=color,
                                       capsize=3)
         self.dots_ = ax.scatter(estimate, y, color=color, zorder=3)
         ax.set_yticks(y, [str(f) for f in table["feature"]])

@@ -214,7 +214,7 @@ def order_statistics(x: np.ndarray, positions: np.ndarray, *, bins_next: bool = 
         return np.sort(x)[positions]
     keep = np.zeros(cells.n_slots, dtype=bool)
     keep[wanted] = True
-    if bins_next and compiled.enabled() and not x.flags.writeable:
+    if bins_next and compiled.enabled() and not x.flags.writeable and _room_for_provisional(x):
         # The same values in the same order, and in the same pass the bins of every row outside
         # the wanted slots, kept for bins_right_closed (see _Provisional).
         selected = np.empty(int(counts[wanted].sum()))
@@ -251,11 +251,10 @@ class _Provisional:
 
     def __init__(self, x: np.ndarray, cells: _SlotMap, wanted: np.ndarray, selected: np.ndarray):
         self.low, self.scale, self.wanted = cells.low, cells.scale, wanted
-        n_slots = cells.n_slots
+        n_slots = cells.n_slots  # 16,386: every code (-1 .. n_slots - 1) and the mark fit in int16
         below = np.searchsorted(wanted, np.arange(n_slots), side="left") - 1  # wanted slots below, less one
-        small = wanted.shape[0] < 32_000  # int16 codes: a 32 KiB table in the fastest cache
-        self.mark = -32768 if small else np.iinfo(np.int64).min
-        gap = below.astype(np.int16 if small else np.int64)
+        self.mark = -32768  # never a code: codes are >= -1
+        gap = below.astype(np.int16)  # a 32 KiB table: the fastest cache
         gap[wanted] = self.mark
         self.found = scratch.empty(x.shape[0], np.int64)
         self.rows = np.empty(selected.shape[0], dtype=np.intp)
@@ -285,15 +284,21 @@ class _Provisional:
 
 
 _provisional: dict[int, tuple[weakref.ref, _Provisional]] = {}
-_PROVISIONAL_SIZE = 8  # bins of as many features as a call reads before it bins them
+#: Bins of at most as many columns are kept between their grid and their axis (a call reads every
+#: feature's grid before it bins them); further columns take the ordinary bins pass, so no bins
+#: are made that are never used.
+_PROVISIONAL_SIZE = 8
+
+
+def _room_for_provisional(x: np.ndarray) -> bool:
+    with _memo_lock:
+        return id(x) in _provisional or len(_provisional) < _PROVISIONAL_SIZE
 
 
 def _keep_provisional(x: np.ndarray, cells: _SlotMap, wanted: np.ndarray, selected: np.ndarray) -> None:
     found = _Provisional(x, cells, wanted, selected)
     key = id(x)
     with _memo_lock:
-        if len(_provisional) >= _PROVISIONAL_SIZE:
-            _provisional.pop(next(iter(_provisional)))
         _provisional[key] = (weakref.ref(x, lambda _, key=key: _forget(key)), found)
 
 
@@ -348,7 +353,9 @@ def bins_right_closed(x: np.ndarray, edges: np.ndarray, *, counts: bool = False)
 def _bins_right_closed(x: np.ndarray, edges: np.ndarray, counts: bool) -> tuple[np.ndarray, np.ndarray | None]:
     """The bins, and (asked for with ``counts``) their counts where the compiled pass made them, else None."""
     n = x.shape[0]
-    provisional = _take_provisional(x) if n >= MIN_SIZE and not x.flags.writeable else None
+    provisional = _take_provisional(x)  # handed over (or dropped) whatever happens next
+    if x.flags.writeable:
+        provisional = None  # values that may have changed since: the ordinary pass
     if provisional is not None and edges.shape[0] >= 2 and np.all(np.diff(edges) > 0):
         found = provisional.bins(x, edges, counts)
         if found is not None:

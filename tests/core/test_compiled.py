@@ -94,10 +94,21 @@ def test_bins_from_table_answers_every_code_like_binary_search():
     found[:], counts[:] = -9, 0
     _plain(compiled.bins_from_table)(x, slots, base.astype(np.int16), edges, found, counts, True, 0, x.shape[0])
     assert identical(found, expected)  # the same answers from a compact table
+    assert identical(counts, np.bincount(expected[not_direct] + 1, minlength=edges.shape[0] + 1))
     counts[:] = 0
     found[:], counts[:] = -9, 0
     _plain(compiled.bins_from_table)(x, slots, base, edges, found, counts, False, 0, x.shape[0])
     assert identical(found, expected) and not counts.any()  # bins alone: nothing counted
+
+
+def test_select_and_bin_keeps_marked_rows_in_order_and_codes_the_rest():
+    x = np.array([3.0, 1.0, 2.0, -0.0, 0.0, 5.0])
+    slots = np.array([1, 0, 1, 2, 2, 0], dtype=np.uint16)
+    gap = np.array([-1, -32768, 0], dtype=np.int16)  # slot 1 is wanted (marked)
+    found, selected, rows = np.full(6, 99, dtype=np.int64), np.empty(2), np.empty(2, dtype=np.intp)
+    assert _plain(compiled.select_and_bin)(x, slots, gap, -32768, found, selected, rows) == 2
+    assert identical(selected, np.array([3.0, 2.0])) and identical(rows, np.array([0, 2], dtype=np.intp))
+    assert identical(found, np.array([-32768, -1, -32768, 0, 0, -1], dtype=np.int64))
 
 
 def test_take_clip_is_numpys_clip_mode():
@@ -151,6 +162,7 @@ def both_ways(monkeypatch, fn):
     for setting in ("0", "1"):
         monkeypatch.setenv("PYALE_COMPILED", setting)
         cells._memo.clear()
+        cells._provisional.clear()
         out.append(fn())
     return out
 
@@ -267,3 +279,45 @@ def test_bins_made_while_selecting_equal_binary_search(monkeypatch, kind):
     assert id(x) not in cells._provisional  # handed over once
     again = cells.bins_right_closed(x, edges)  # the ordinary pass now
     assert identical(again, expected) and again is not found
+
+
+@needs_numba
+def test_provisional_bins_are_refused_for_edges_in_other_slots_and_dropped_for_writable_values(monkeypatch):
+    monkeypatch.setenv("PYALE_COMPILED", "1")
+    x = np.random.default_rng(8).normal(size=100_000)
+    x.flags.writeable = False
+    positions = np.linspace(0, x.shape[0] - 1, 21).astype(np.intp)
+    edges = np.unique(cells.order_statistics(x, positions, bins_next=True))
+    moved = edges.copy()
+    moved[10] = (edges[10] + edges[11]) / 2  # as many edges, one in another slot
+    expected = np.searchsorted(moved, x, side="left") - 1
+    expected[x == moved[0]] = 0
+    assert identical(cells.bins_right_closed(x, moved), expected)  # the ordinary pass
+    cells.order_statistics(x, positions, bins_next=True)
+    found = cells.bins_right_closed(x, edges, counts=False)  # bins alone from the kept ones
+    plain = np.searchsorted(edges, x, side="left") - 1
+    plain[x == edges[0]] = 0
+    assert identical(found, plain)
+    cells.order_statistics(x, positions, bins_next=True)
+    x.flags.writeable = True  # the values may change from here: what was kept is dropped, not used
+    assert identical(cells.bins_right_closed(x, edges), plain) and id(x) not in cells._provisional
+
+
+@needs_numba
+def test_provisional_bins_are_made_for_at_most_a_few_columns_at_once(monkeypatch):
+    monkeypatch.setenv("PYALE_COMPILED", "1")
+    cells._provisional.clear()
+    rng = np.random.default_rng(9)
+    columns = []
+    for _ in range(cells._PROVISIONAL_SIZE + 3):
+        x = rng.normal(size=60_000)
+        x.flags.writeable = False
+        columns.append(x)
+        cells.order_statistics(x, np.array([0, 30_000, 59_999]), bins_next=True)
+    assert len(cells._provisional) == cells._PROVISIONAL_SIZE  # the rest take the ordinary bins pass later
+    for x in columns:
+        edges = np.unique(np.sort(x)[[0, 30_000, 59_999]])
+        expected = np.searchsorted(edges, x, side="left") - 1
+        expected[x == edges[0]] = 0
+        assert identical(cells.bins_right_closed(x, edges), expected)
+    assert not cells._provisional

@@ -103,6 +103,23 @@ def test_to_dict_plot_and_repr(results):
     assert found.replicates.shape == (100, len(results))
 
 
+def test_plot_draws_an_interval_that_does_not_hold_the_estimate_whole(results):
+    # A percentile interval may lie beside the estimate; its bar was clipped at the estimate
+    # (a shorter interval than the table's).  It is drawn from its own middle now.
+    import dataclasses
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    found = pyale.materiality(results)
+    table = found.table.copy()
+    table["ci_low"], table["ci_high"] = table["estimate"] + 1.0, table["estimate"] + 3.0
+    display = dataclasses.replace(found, table=table).plot()
+    ends = np.sort([[s[0][0], s[1][0]] for s in display.errorbars_.lines[2][0].get_segments()], axis=0)
+    np.testing.assert_allclose(np.sort(ends[:, 0]), np.sort(table["ci_low"]), rtol=1e-12)
+    np.testing.assert_allclose(np.sort(ends[:, 1]), np.sort(table["ci_high"]), rtol=1e-12)
+
+
 ERRORS = [
     ("bad stat", dict(stat="aler"), ValueError,
      "The 'stat' parameter of materiality must be one of ['aled', 'naled']. Got 'aler' instead."),
