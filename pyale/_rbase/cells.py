@@ -262,8 +262,7 @@ class _Provisional:
         # Rows per slot-table interval + 1, the marked slots left out (their rows are placed later).
         direct = np.ones(n_slots, dtype=bool)
         direct[wanted] = False
-        self.direct_counts = np.bincount(below[direct] + 1, weights=cells.counts[direct],
-                                         minlength=wanted.shape[0] + 1)
+        self.direct_counts = _counts_by_slot(below, direct, cells.counts, wanted.shape[0] + 1)
 
     def bins(self, x: np.ndarray, edges: np.ndarray, counts: bool):
         """``(bins, counts or None)`` when ``edges`` are one per wanted slot, else None."""
@@ -278,8 +277,7 @@ class _Provisional:
         found[self.rows] = placed
         if not counts:
             return found, None
-        per_bin = self.direct_counts.astype(np.int64)  # integers below 2**53: exact
-        per_bin += np.bincount(placed + 1, minlength=edges.shape[0] + 1)
+        per_bin = self.direct_counts + np.bincount(placed + 1, minlength=edges.shape[0] + 1)
         return found, per_bin
 
 
@@ -307,6 +305,13 @@ def _take_provisional(x: np.ndarray) -> _Provisional | None:
     with _memo_lock:
         entry = _provisional.pop(id(x), None)
     return entry[1] if entry is not None and entry[0]() is x else None
+
+
+def _counts_by_slot(codes: np.ndarray, direct: np.ndarray, slot_counts: np.ndarray, size: int) -> np.ndarray:
+    """Values per interval + 1 (``size`` integers) of the slots whose rows all share the interval
+    ``codes[slot]`` (``direct``), from the slots' counts."""
+    return np.bincount(codes[direct] + 1, weights=slot_counts[direct],
+                       minlength=size).astype(np.int64)  # integers below 2**53: exact
 
 
 def _bins_by_search(x: np.ndarray, edges: np.ndarray) -> np.ndarray:
@@ -394,9 +399,7 @@ def _bins_right_closed(x: np.ndarray, edges: np.ndarray, counts: bool) -> tuple[
             return found, None
         # The loop counted the rows it compared or searched; every row of a slot the table
         # answers alone lies in that slot's interval, so the slots' counts give the rest.
-        direct = base >= -1
-        per_bin += np.bincount(base[direct] + 1, weights=cells.counts[direct],
-                               minlength=edges.shape[0] + 1).astype(np.int64)  # integers below 2**53: exact
+        per_bin += _counts_by_slot(base, base >= -1, cells.counts, edges.shape[0] + 1)
         return found, per_bin
     if cells.counts[base <= _ONE_EDGE].sum() > n // 16:
         # Many values share a slot with an edge (ties, integers): compare them all
