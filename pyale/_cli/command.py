@@ -60,6 +60,7 @@ from .inputs import (  # noqa: F401 - CommandError and the codes are part of thi
 from .inputs import describe_error as _describe
 from .output import check_output, folder_argument, staged_output
 from .evidence import add_report_parser
+from .._core.conventions import CONVENTIONS
 
 __all__ = ["main", "build_parser"]
 
@@ -140,8 +141,9 @@ def _add_job_options(command, *, conventions: list[str], default: str, conventio
     _add_out_options(command, "the results")
     command.add_argument("--conventions", choices=conventions, default=default, help=conventions_help)
     command.add_argument("--intervals", type=_intervals_or_auto if auto_intervals else _positive_int, metavar="K",
-                         help="intervals per numeric feature (ALEPlot's K, default 40; "
-                              "iml's grid.size, default 20)"
+                         help="intervals per numeric feature (default: "
+                              + ", ".join(f"{rules.default_intervals} under {name}" for name, rules in CONVENTIONS.items()
+                                          if name in conventions) + ")"
                               + ("; 'auto': as many as keep about 20 rows per interval (10 per cell of a "
                                  "pair), at most the default" if auto_intervals else ""))
     command.add_argument("--drop", nargs="+", default=[], metavar="COLUMN",
@@ -221,7 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
             "a CSV: ... --categorical region."
         ),
     )
-    _add_job_options(run, conventions=["aleplot", "iml", "ale"], default="aleplot",
+    _add_job_options(run, conventions=list(CONVENTIONS), default="aleplot",
                      conventions_help="reproduce R's ALEPlot (default), iml's FeatureEffect or the ale "
                                       "package's ALE (ale 0.5.0; no --weights)",
                      auto_intervals=True)

@@ -21,6 +21,7 @@ import numpy as np
 from .._report.build import build_report, frame_sha256, versions
 from .._report.build import model_sha256 as _model_digest
 from .._report.sections import ReportJob
+from .._verdicts.compare import comparable_conventions
 from .inputs import EXIT_OK, EXIT_USAGE, CommandError, _model_inputs, _read_data, _read_model
 from .output import staged_output
 
@@ -317,7 +318,7 @@ def add_report_parser(commands, add_out_options, non_negative_int, level) -> Non
     command.add_argument("--p-values", action="store_true",
                          help="p-values of the ALE statistics (needs --y): R's ale surrogate ALEpDist, 100 refits of a "
                               "GLM with a random variable, seeded by --random-state")
-    command.add_argument("--conventions", choices=["aleplot", "iml"], default="aleplot")
+    command.add_argument("--conventions", choices=comparable_conventions(), default="aleplot")
     command.add_argument("--intervals", type=non_negative_int, metavar="K", help="intervals per numeric feature")
     command.add_argument("--weights", metavar="COLUMN", help="a column of frequency weights")
     command.add_argument("--ci-level", type=level, default=0.95, metavar="L")

@@ -11,6 +11,8 @@ import base64
 import html
 from pathlib import Path
 
+from .._core.conventions import CONVENTIONS
+
 __all__ = ["PAGE", "effect_line", "grid_text", "intervals_text", "write_summary", "write_page"]
 
 PAGE = "effects.html"
@@ -57,7 +59,7 @@ def intervals_text(args) -> str:
         return "auto (about 20 rows per interval, 10 per cell of a pair; each effect's grid says how many)"
     if args.intervals is not None:
         return str(args.intervals)
-    return "40 (default)" if args.conventions == "aleplot" else "20 (default)"
+    return f"{CONVENTIONS[args.conventions].default_intervals} (default)"
 
 
 def _facts(args, data, X, model, dtypes: dict) -> dict:

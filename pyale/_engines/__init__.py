@@ -16,13 +16,14 @@ each engine imports its library only when such a data frame is passed.
 
 from .base import Engine, add_results
 from .pandas import PandasEngine
-from .registry import as_engine, drop_column, engine_name, is_engine_frame, is_engine_object
+from .registry import as_engine, collect_hint, drop_column, engine_name, is_engine_frame, is_engine_object
 
 __all__ = [
     "Engine",
     "PandasEngine",
     "add_results",
     "as_engine",
+    "collect_hint",
     "drop_column",
     "engine_name",
     "is_engine_frame",

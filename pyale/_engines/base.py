@@ -46,12 +46,24 @@ class Engine:
         The pandas dtype of each column as the blocks carry it.
     name : str
         How messages name the data (e.g. ``"Dask DataFrame"``).
+    collect : str
+        How a user brings the rows into memory as pandas (e.g.
+        ``"X.compute()"``), for messages that suggest it.
+    keep_positive_hint : str
+        How a user keeps the rows of positive weight, ``{column!r}`` the
+        weight column (see :meth:`keep_positive`).
     """
 
     n_rows: int
     columns: pd.Index
     dtypes: pd.Series
     name: str = "data frame"
+    collect: str = "collect its rows into a pandas DataFrame"
+    keep_positive_hint: str = "keep only the rows where {column!r} > 0"
+
+    def keep_positive(self, column) -> str:
+        """How to keep the rows where ``column`` is positive, in the words of this engine's library."""
+        return self.keep_positive_hint.format(column=column)
 
     def map_reduce(
         self,

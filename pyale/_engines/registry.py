@@ -8,8 +8,10 @@ other engine is one module listed in :data:`ENGINES` that declares
 * ``accepts(data)``: whether an object of those modules is a data frame it
   computes on; ``owns(obj)``: whether it is any object of that kind (a Dask
   Series, a Spark Column: refused by name where a frame is expected);
-* ``NAME``: how messages name such a frame; ``drop(data, column)``: the frame
-  without a column;
+* ``NAME``: how messages name such a frame; ``COLLECT`` and
+  ``KEEP_POSITIVE``: how a user brings it into pandas and keeps the rows of
+  positive weight, in its library's words (messages suggest them);
+  ``drop(data, column)``: the frame without a column;
 * ``ENGINE``: the :class:`~.base.Engine` class, built from the frame.
 
 The engine modules import their libraries only inside the functions that
@@ -26,7 +28,7 @@ from . import dask, polars, spark
 from .base import Engine
 from .pandas import PandasEngine
 
-__all__ = ["ENGINES", "as_engine", "drop_column", "engine_name", "is_engine_frame", "is_engine_object"]
+__all__ = ["ENGINES", "as_engine", "collect_hint", "drop_column", "engine_name", "is_engine_frame", "is_engine_object"]
 
 #: The engines of data that is not in memory, each a module (see above).
 ENGINES = (dask, spark, polars)
@@ -67,6 +69,11 @@ def engine_name(data: object) -> str:
     if engine is None or not engine.owns(data):
         raise TypeError(f"pyale cannot compute on a {type(data).__module__}.{type(data).__name__}.")
     return engine.NAME
+
+
+def collect_hint(data: object) -> str:
+    """How a user brings an engine's data frame into memory as pandas (e.g. ``"X.compute()"``)."""
+    return _accepting(data).COLLECT
 
 
 def drop_column(data: object, column) -> object:

@@ -137,7 +137,8 @@ class ALEResult:
     def statistics(self) -> pd.DataFrame:
         """ALED, ALER (min, max), NALED and NALER (min, max) of the effect (Okoli 2023).
 
-        Rows ``aled, aler_min, aler_max, naled, naler_min, naler_max`` (with an
+        One row per name of ``pyale._core.reduce.stats.STATISTICS``: ``aled,
+        aler_min, aler_max, naled, naler_min, naler_max`` (with an
         ``output`` level first when the model has several outputs); column
         ``estimate`` (the full data's effect) and, after a bootstrap,
         ``ci_low`` and ``ci_high`` (percentiles of the replicates' statistics).

@@ -17,6 +17,7 @@ import pandas as pd
 
 from .._frontends.ale.api import _Job, _output_names
 from .._inputs.checks import check_int, check_level, check_random_state, check_choice, resolve_column
+from .._core.conventions import CONVENTIONS
 from .._core.reduce.accumulate import level_centre, numeric_centre
 from .._core.map.adapters import RESPONSE_METHODS
 from .._core.map.segment_draws import SegmentDraws
@@ -27,9 +28,13 @@ from .comparison import Comparison
 
 __all__ = ["compare"]
 
+
+def comparable_conventions() -> tuple[str, ...]:
+    """The conventions a comparison is defined for (see the Notes of :func:`compare`)."""
+    return tuple(name for name, rules in CONVENTIONS.items() if not rules.no_comparison)
+
+
 _CALLER = "compare"
-#: The conventions a comparison is defined for (see the Notes of :func:`compare`).
-_CONVENTIONS = ("aleplot", "iml")
 #: Permuted and resampled p-values count a replicate as extreme within this relative distance of the observed.
 _TIE = 1e-12
 
@@ -189,12 +194,12 @@ def compare(
     >>> list(res.table.columns)[:4]
     ['segment_a', 'segment_b', 'output', 'aled']
     """
-    conventions = check_choice(conventions, _CONVENTIONS + ("ale",), param="conventions", caller=_CALLER)
-    if conventions == "ale":
+    conventions = check_choice(conventions, tuple(CONVENTIONS), param="conventions", caller=_CALLER)
+    if CONVENTIONS[conventions].no_comparison:
+        able = [repr(name) for name in comparable_conventions()]
         raise ValueError(
-            f"The 'conventions' parameter of {_CALLER} must be 'aleplot' or 'iml'. Got 'ale' instead: R's ale "
-            "package centres on the response's median and gives the minimum its own bin, so its segments "
-            "would be compared on a grid of pyale's making (see the Notes of pyale.compare)."
+            f"The 'conventions' parameter of {_CALLER} must be {' or '.join(able)}. Got {conventions!r} "
+            f"instead: {CONVENTIONS[conventions].no_comparison}."
         )
     response_method = check_choice(response_method, RESPONSE_METHODS, param="response_method", caller=_CALLER)
     n_bootstrap = check_int(n_bootstrap, param="n_bootstrap", caller=_CALLER, minimum=0)

@@ -533,3 +533,17 @@ def test_method_and_binning_options_equal_the_library(tmp_path):
     code, _, stderr = run_main(["run", "--data", tmp_path / "d.csv", "--model", tmp_path / "net.pkl", "--features",
                                 "x", "--method", "newton", "--out", tmp_path / "bad"])
     assert code != 0 and "--method" in stderr
+
+
+@pytest.mark.parametrize("conventions, intervals, text", [
+    ("aleplot", None, "40 (default)"), ("iml", None, "20 (default)"), ("ale", None, "9 (default)"),
+    ("ale", 7, "7"),
+])
+def test_the_page_states_the_intervals_each_convention_uses(conventions, intervals, text):
+    """The run's page says how many intervals were asked for: the convention's own default when none was given
+    (ale's is 9: the page used to say 20 for every convention but ALEPlot's)."""
+    import argparse
+
+    from pyale._cli.page import intervals_text
+
+    assert intervals_text(argparse.Namespace(conventions=conventions, intervals=intervals)) == text

@@ -690,3 +690,34 @@ def test_dask_engine_refuses_data_that_change_between_passes(dask_dataframe):
     assert engine.n_rows == 1
     with pytest.raises(DataChangedError, match=re.escape("Partition 0 of the Dask DataFrame held 1 rows in the first pass over it and 2 now")):
         engine.map_reduce(lambda block, offset: block.shape[0])
+
+
+@pytest.mark.parametrize("module", ["dask", "spark", "polars"])
+def test_each_engine_says_in_its_own_words_how_to_collect_and_filter(module):
+    """Messages quote the engine's own hints (the core names no library): each engine module declares them, its
+    class carries them, and the wrappers the core puts around an engine pass them on."""
+    import importlib
+
+    from pyale._core.run.engine_grid import CategoryTyped, FilteredEngine
+    from pyale._engines.registry import ENGINES
+
+    engine = importlib.import_module(f"pyale._engines.{module}")
+    assert engine in ENGINES
+    assert engine.ENGINE.collect == engine.COLLECT and engine.COLLECT.startswith("X.")
+    assert engine.ENGINE.keep_positive_hint == engine.KEEP_POSITIVE
+    shown = engine.KEEP_POSITIVE.format(column="w")
+    assert "'w'" in shown and "> 0" in shown
+
+    inner = PandasEngine(pd.DataFrame({"w": [1.0]}))
+    inner.collect, inner.keep_positive_hint = engine.COLLECT, engine.KEEP_POSITIVE
+    for wrapped in (CategoryTyped(inner, {}), FilteredEngine(inner, lambda b: b["w"] > 0, ["w"])):
+        assert wrapped.collect == engine.COLLECT and wrapped.keep_positive("w") == shown
+
+
+def test_collect_hint_names_the_engine_of_a_frame():
+    pl = pytest.importorskip("polars")
+    from pyale._engines import collect_hint
+
+    assert collect_hint(pl.DataFrame({"a": [1.0]}).lazy()) == "X.collect()"
+    with pytest.raises(TypeError, match="pyale cannot compute on a"):
+        collect_hint([1, 2])

@@ -337,3 +337,12 @@ def test_arguments_normalised_and_r_call():
         'ale::ALE(fit, x_cols = c("b", "a:c"), data = data, y_col = "y", pred_type = "response", '
         'max_num_bins = 4, boot_it = 2, boot_alpha = 0.05, boot_centre = "mean", seed = -3, parallel = 0, '
         "p_values = NULL, output_stats = TRUE, silent = TRUE)")
+
+
+def test_the_r_tables_list_r_statistics_each_defined_once_in_the_core():
+    """pyale.ALE's rows are R's own list; each is computed by the core's one definition of the statistic, so a
+    statistic added to the core (served by pyale.ale) does not change R's tables."""
+    from pyale._core.reduce.stats import STATISTICS as CORE
+
+    assert STATISTICS == ("aled", "aler_min", "aler_max", "naled", "naler_min", "naler_max")
+    assert set(STATISTICS) <= set(CORE)

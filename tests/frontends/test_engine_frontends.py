@@ -768,8 +768,8 @@ def _zero_weights_first():
      "in memory only."),
     (lambda lf, m: pyale.model_bootstrap(lambda a, b: m, lf, np.ones(60), "x", n_bootstrap=2), TypeError,
      "The 'X' parameter of model_bootstrap is a polars LazyFrame: model_bootstrap refits the model on resamples of "
-     "X, which it hands to fit as pandas frames, so X must fit in memory. Pass X.compute() (Dask), X.toPandas() "
-     "(Spark) or X.collect() (polars)"),
+     "X, which it hands to fit as pandas frames, so X must fit in memory. Pass X.collect(), or use "
+     "pyale.ale(..., n_bootstrap=) for the data bootstrap."),
     (lambda lf, m: pyale.ale(m, lf.head(0), "x"), ValueError,
      "The 'X' parameter of ale must have at least one row and one column. Got shape (0, 6)"),
     (lambda lf, m: pyale.ale(m, lf, "w", sample_weight="w"), ValueError,

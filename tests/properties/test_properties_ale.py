@@ -16,13 +16,13 @@ import numpy as np
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
-from pyale._frontends.ale.api import _CONVENTIONS
+from pyale._core.conventions import CONVENTIONS as _REGISTERED
 from prop_driver import SIZES, _positions_ok, exercise, feature_choices, labels_of
 from prop_effects import Call, assert_same_effects, check_structure, examples, run_checked
 from prop_frames import FrameCase, frames
 from prop_models import Model, specs
 
-CONVENTIONS = list(_CONVENTIONS)
+CONVENTIONS = list(_REGISTERED)
 
 
 @st.composite

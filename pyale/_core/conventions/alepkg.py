@@ -80,6 +80,11 @@ class AlePackageConvention(ALEPlotGrid, Convention):
     label = "ale 0.5.0"
     default_intervals = 9
     empty_user_intervals = "error"
+    no_derivatives = "R's ale package has neither derivatives nor heterogeneity-aware bins"
+    no_comparison = (
+        "R's ale package centres on the response's median and gives the minimum its own bin, so its segments "
+        "would be compared on a grid of pyale's making (see the Notes of pyale.compare)"
+    )
     rules = {
         "grid": (
             "ceilings c(min(x), quantile(x, seq(1/K, 1, length.out = K), type = 1)), repeats removed, "

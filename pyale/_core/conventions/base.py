@@ -7,7 +7,8 @@ serves:
 * grid: :meth:`~Convention.edges`, :meth:`~Convention.probabilities`,
   :meth:`~Convention.every_value_is_an_edge` and
   :attr:`~Convention.rounds_integer_edges` (the engines' shared passes build
-  the same edges from them);
+  the same edges from them), and :meth:`~Convention.read_pair` (which pairs
+  it accepts, in which order);
 * map (where rows move): :meth:`~Convention.block_entries`, with
   :meth:`~Convention.shares_rows` and :meth:`~Convention.model_rows`;
 * reduce (how local effects are accumulated and centred):
@@ -26,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from ..._rbase.weighted import weighted_sample, weighted_type1_positions
+from ..grid.pairs import read_pair
 from ..reduce.estimate import Estimate
 from ..map.local import Entries, Plan
 
@@ -57,6 +59,12 @@ class Convention:
         Whether the quantile edges of an integer column are rounded.
     rules : dict
         Row name -> plain-language statement of each rule (documentation).
+    no_derivatives : str
+        Empty when ``method="gradient"`` and heterogeneity-aware ``binning``
+        may follow this convention; otherwise why not (the error says it).
+    no_comparison : str
+        Empty when :func:`pyale.compare` may compare segments under this
+        convention; otherwise why not.
     """
 
     name: str
@@ -65,6 +73,8 @@ class Convention:
     empty_user_intervals: str = "error"
     rounds_integer_edges: bool = False
     rules: dict = {}
+    no_derivatives: str = ""
+    no_comparison: str = ""
 
     def __eq__(self, other) -> bool:
         return type(self) is type(other)
@@ -91,6 +101,16 @@ class Convention:
     def every_value_is_an_edge(self, n_values: int, n_intervals: int) -> bool:
         """Whether ``n_intervals`` makes every distinct value an edge (see :mod:`pyale._core.grid`)."""
         raise NotImplementedError
+
+    def read_pair(self, data, names: tuple, caller: str) -> tuple:
+        """The two features of a pair and their names, in the order the effect uses.
+
+        ``data`` answers the grid stage's questions (a frame's or an
+        engine's rows).  ALEPlot's rule by default: numeric x numeric, or a
+        categorical feature first; anything else is a clear error.
+        """
+        first, second = read_pair(data, names, caller, param="features")
+        return first, second, tuple(names)
 
     # -- map
     def block_entries(self, plan: Plan, block: pd.DataFrame, caller, *, rows_per_call=None,

@@ -47,6 +47,21 @@ class ImlConvention(ALEPlotConvention):
         "pairs accepted": "numeric x numeric, categorical x numeric in either order",
     }
 
+    def read_pair(self, data, names: tuple, caller: str) -> tuple:
+        """iml's pairs: numeric x numeric, or a categorical and a numeric feature in either order (the
+        categorical one put first); two categorical features are refused as iml refuses them."""
+        first = data.feature(names[0], f"Column {names[0]!r}")
+        second = data.feature(names[1], f"Column {names[1]!r}")
+        if first.categorical and second.categorical:
+            raise ValueError(
+                f"{caller} does not compute ALE for two categorical features ({names[0]!r}, "
+                f"{names[1]!r}); iml 0.11.4 stops with 'ALE for two categorical features is not "
+                "yet implemented.'"
+            )
+        if second.categorical:
+            return second, first, (names[1], names[0])
+        return first, second, tuple(names)
+
     def edges(self, values: np.ndarray, n_intervals: int, integer: bool = False) -> np.ndarray:
         return iml_edges(values, n_intervals, integer=integer)
 

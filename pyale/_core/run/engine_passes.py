@@ -87,22 +87,13 @@ def engine_estimate(data, plans, caller, *, draws=None, chunk_weights=None, rows
 
 
 # ----------------------------------------------------------------------------- bootstrap
-def _keep_positive(engine: str, column) -> str:
-    """How to keep the rows of positive weight, in the words of the engine passed."""
-    if engine.startswith("polars"):
-        return f"lf.filter(pl.col({column!r}) > 0)"
-    if engine.startswith("Spark"):
-        return f"df.filter(df[{column!r}] > 0)"
-    return f"ddf[ddf[{column!r}] > 0]"
-
-
 def engine_draws(data, n_bootstrap: int, random_state, *, caller: str):
     """``(BootstrapDraws, chunk_weights)`` for the rows of ``data`` (a frame's or an engine's: the same draws)."""
     if data.filtered:
         raise ValueError(
             f"The 'n_bootstrap' parameter of {caller} needs every row of a {data.rows.name} to take "
             f"part, and column {data.weight!r} (sample_weight) holds zeros. Drop those rows first "
-            f"(e.g. {_keep_positive(data.rows.name, data.weight)})."
+            f"(e.g. {data.rows.keep_positive(data.weight)})."
         )
     n = data.n_rows
     if data.equal_weights:

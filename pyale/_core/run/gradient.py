@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from ..grid.binning import HeterogeneityBinning, NoBinningError, cell_sums, edges_from_cells, find_edges
+from ..conventions import CONVENTIONS
 from ..conventions.base import Convention
 from ..grid.features import read_feature
 from ..map.jacobians import jacobian_function
@@ -254,13 +255,15 @@ def rhale_plans(planned: list, X: pd.DataFrame, weights, *, engine_data, convent
     if engine_data is not None and binning is not None and method != "gradient":
         raise ValueError(
             f"The binning option of {caller_name} chooses intervals from secants on in-memory frames only; on "
-            "this frame use it with method='gradient', or collect the rows into pandas first (polars: "
-            ".collect(), Dask: .compute(), Spark: .toPandas())."
+            f"this frame use it with method='gradient', or collect the rows into pandas first "
+            f"({engine_data.rows.collect})."
         )
-    if conventions == "ale":
+    refusal = CONVENTIONS[conventions].no_derivatives
+    if refusal:
+        able = [repr(name) for name, rules in CONVENTIONS.items() if not rules.no_derivatives]
         raise ValueError(
-            f"The {what} option of {caller_name} cannot follow conventions='ale' (R's ale package has neither "
-            "derivatives nor heterogeneity-aware bins); use 'aleplot' or 'iml'."
+            f"The {what} option of {caller_name} cannot follow conventions={conventions!r} ({refusal}); "
+            f"use {' or '.join(able)}."
         )
     table = None
     if method == "gradient":

@@ -40,13 +40,11 @@ from ..._results.ale_list import ALEResults
 from ..._results.present import FeatureValues
 from ..._core.grid.bounds import check_effects, check_pair_cells, check_replicates, effect_values, pair_cell_limit
 from ..._core.run.engine_grid import EngineData, open_engine, response_column
-from ..._core.grid.pairs import read_pair_for
 from ..._engines import is_engine_frame
 
 __all__ = ["ale", "ALEResult"]
 
 _CALLER = "ale"
-_CONVENTIONS = ("aleplot", "iml", "ale")
 
 
 # ----------------------------------------------------------------------------- the plans
@@ -74,7 +72,7 @@ def _plans(data: FrameData | EngineData, entries: list, options: list, conventio
                 staged.append((entry, "numeric", [_numeric(data, feature, grid, caller)], None, grid))
             continue
         given = tuple(entry)
-        first, second, names = read_pair_for(data, given, conventions, caller)
+        first, second, names = CONVENTIONS[conventions].read_pair(data, given, caller)
         grid1, grid2 = (None, None) if grid is None else _pair_grids(grid, given)
         if level_order is not None and not first.categorical:
             raise ValueError(
@@ -538,7 +536,7 @@ class _Job:
             if _names_a_column(sample_weight, X):
                 _refuse_weight_feature(features, sample_weight, caller=caller_name)
                 X, sample_weight = _weight_column(X, sample_weight, caller=caller_name)
-        self.conventions = check_choice(conventions, _CONVENTIONS, param="conventions", caller=caller_name)
+        self.conventions = check_choice(conventions, tuple(CONVENTIONS), param="conventions", caller=caller_name)
         auto = isinstance(n_intervals, str) and n_intervals == "auto"
         if isinstance(n_intervals, str) and not auto:
             raise TypeError(f"The 'n_intervals' parameter of {caller_name} must be an int >= 1 or 'auto'. "

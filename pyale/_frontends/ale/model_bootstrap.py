@@ -13,10 +13,10 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from .api import _CONVENTIONS, _Job, _Normalisers, _output_names, _result  # noqa: F401
+from .api import _Job, _Normalisers, _output_names, _result
 import pandas as pd
 
-from ..._engines import engine_name, is_engine_frame
+from ..._engines import collect_hint, engine_name, is_engine_frame
 from ..._inputs.checks import check_int, check_random_state, check_response
 from ..._inputs.frames import Converted, as_pandas
 from ..progress import check_progress, open_bar
@@ -124,7 +124,7 @@ def model_bootstrap(
         raise TypeError(
             f"The 'X' parameter of {_CALLER} is a {engine_name(X)}: {_CALLER} refits the "
             "model on resamples of X, which it hands to fit as pandas frames, so X must fit in memory. Pass "
-            "X.compute() (Dask), X.toPandas() (Spark) or X.collect() (polars), or use pyale.ale(..., n_bootstrap=) for the data bootstrap."
+            f"{collect_hint(X)}, or use pyale.ale(..., n_bootstrap=) for the data bootstrap."
         )
     X, native = as_pandas(X, param="X", caller=_CALLER, feature_names=feature_names)
     X, target = _target(X, y)

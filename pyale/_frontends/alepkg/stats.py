@@ -14,7 +14,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..._core.reduce.stats import STATISTICS, Normaliser, aled, aler, naled, naler
+from ..._core.reduce.stats import Normaliser, aled, aler, naled, naler
 from ..._rbase import quantile_type7
 from ..._rbase.summaries import r_mean, r_median
 
@@ -28,6 +28,11 @@ __all__ = [
     "ale_statistics_2d",
     "summarise_statistics",
 ]
+
+#: The rows of R's ``ale`` statistics tables, in R's order.  R's own list, not pyale's: a statistic
+#: added to :data:`pyale._core.reduce.stats.STATISTICS` (served by ``pyale.ale``) joins
+#: :class:`pyale.ALE`'s tables only when R's ``ale`` reports it too.
+STATISTICS = ("aled", "aler_min", "aler_max", "naled", "naler_min", "naler_max")
 
 SUMMARY_COLUMNS = ("estimate", "conf.low", "mean", "median", "conf.high")
 

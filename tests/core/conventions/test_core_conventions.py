@@ -25,7 +25,7 @@ CORE = Path(pyale._core.__file__).parent
 REQUIRED = ("edges", "probabilities", "every_value_is_an_edge", "block_entries", "finish")
 
 
-@pytest.mark.parametrize("name", ["aleplot", "iml", "ale"])
+@pytest.mark.parametrize("name", sorted(CONVENTIONS))
 def test_each_convention_implements_the_interface_and_travels_in_a_plan(name):
     convention = CONVENTIONS[name]
     assert isinstance(convention, Convention) and convention.name == name
@@ -35,7 +35,12 @@ def test_each_convention_implements_the_interface_and_travels_in_a_plan(name):
     plan = Plan((NumericAxis("x", np.array([0.0, 1.0, 2.0]), np.array([True, True])),), convention)
     again = pickle.loads(pickle.dumps(plan))  # Dask and Spark workers receive plans this way
     assert again.convention == convention and type(again.convention) is type(convention)
+
+
+def test_the_registry_holds_the_three_reference_packages():
     assert {ALEPLOT, IML, ALE_PACKAGE} == set(CONVENTIONS.values())
+    assert {name: rules.name for name, rules in CONVENTIONS.items()} == {"aleplot": "aleplot", "iml": "iml",
+                                                                        "ale": "ale"}
 
 
 def _module_name(path: Path) -> str:

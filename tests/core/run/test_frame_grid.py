@@ -23,7 +23,8 @@ from engine_helpers import BlockEngine
 from pyale._core.conventions import ALEPLOT, IML
 from pyale._core.run.engine_grid import EngineData
 from pyale._core.run.frame_grid import FrameData
-from pyale._core.grid.pairs import read_pair, read_pair_for
+from pyale._core.conventions import CONVENTIONS
+from pyale._core.grid.pairs import read_pair
 
 
 def _frame(n: int = 60, seed: int = 3) -> pd.DataFrame:
@@ -105,6 +106,7 @@ def test_pair_rules_are_one_function(both, names, conventions):
         with pytest.raises(type(expected.value), match=re.escape(str(expected.value))):
             read_pair(frame, names, "ALEPlot")
         return
-    got, expected = read_pair_for(frame, names, conventions, "ale"), read_pair_for(engine, names, conventions, "ale")
+    rules = CONVENTIONS[conventions]
+    got, expected = rules.read_pair(frame, names, "ale"), rules.read_pair(engine, names, "ale")
     assert got[2] == expected[2] == ("cat", "x")
     assert [f.name for f in got[:2]] == [f.name for f in expected[:2]] == ["cat", "x"]
