@@ -213,6 +213,59 @@ def test_dask_engine_categorical_with_unknown_categories(dask_dataframe):
     assert_array_equal(distances_from(summary, len(read.levels)), expected)
 
 
+
+def test_dask_engine_ordered_categories_that_differ_between_partitions_are_refused(dask_dataframe):
+    """No order of all the levels follows from partitions that each order only their own (ddf.compute() refuses
+    them too); the same categories in every partition are fine."""
+    from dask import delayed
+
+    from pyale._engines.dask import DaskEngine
+
+    def part(values, categories):
+        return pd.DataFrame({"g": pd.Categorical(values, categories=categories, ordered=True),
+                             "x": np.arange(len(values), dtype=float)})
+
+    order = ["high", "mid", "low"]
+    parts = [part(["mid", "low", "mid"], ["mid", "low"]), part(["high", "low"], order)]
+    ddf = dask_dataframe.from_delayed([delayed(p) for p in parts], meta=parts[0].iloc[:0], verify_meta=False)
+    with pytest.raises(ValueError, match=re.escape(
+            "Column 'g' is an ordered Categorical whose partitions list different categories (['mid', 'low'] in "
+            "the partition from row position 0, ['high', 'mid', 'low'] in the one from row position 3)")):
+        column_checks(DaskEngine(ddf, scheduler="threads"))
+    same = [part(["mid", "low", "mid"], order), part(["high", "low"], order)]
+    ddf = dask_dataframe.from_delayed([delayed(p) for p in same], meta=same[0].iloc[:0], verify_meta=False)
+    check = column_checks(DaskEngine(ddf, scheduler="threads"))["g"]
+    assert check.ordered and check.levels == ("high", "mid", "low")
+
+
+def test_dask_engine_reads_integer_columns_off_the_partitions_not_the_metadata(dask_dataframe):
+    """Metadata that says int64 over a partition of floats: ddf.compute() gives float64, so the column is not an
+    integer column and iml's grid is not rounded (it was, to edges beyond the data)."""
+    import pyale
+    from dask import delayed
+
+    rng = np.random.default_rng(24)
+    first = pd.DataFrame({"x": rng.normal(size=200), "t": rng.integers(0, 50, size=200)})
+    second = pd.DataFrame({"x": rng.normal(size=200), "t": rng.integers(0, 50, size=200) + 0.5})
+    ddf = dask_dataframe.from_delayed([delayed(first), delayed(second)], meta=first.iloc[:0], verify_meta=False)
+    assert ddf.dtypes["t"] == np.int64
+    computed = ddf.compute()
+    assert computed.dtypes["t"] == np.float64
+
+    def model(frame):
+        return frame["x"].to_numpy() * frame["t"].to_numpy(float) / 10
+
+    got = pyale.ale(model, ddf, "t", conventions="iml", n_intervals=7)
+    expected = pyale.ale(model, computed, "t", conventions="iml", n_intervals=7)
+    assert_array_equal(got.grid[0], expected.grid[0])
+    assert got.grid[0][-1] == 49.5
+    assert_array_equal(got.counts, expected.counts)
+    np.testing.assert_allclose(got.effects, expected.effects, rtol=0, atol=1e-12)
+    whole = pd.concat([first, first.iloc[:0]])  # every partition integer: still an integer column
+    ints = dask_dataframe.from_pandas(whole, npartitions=2)
+    assert_array_equal(pyale.ale(model, ints, "t", conventions="iml", n_intervals=7).grid[0],
+                       pyale.ale(model, whole, "t", conventions="iml", n_intervals=7).grid[0])
+
 def test_dask_engine_on_a_local_cluster(dask_cluster, dask_dataframe):
     from pyale._engines.dask import DaskEngine
 

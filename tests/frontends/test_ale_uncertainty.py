@@ -201,6 +201,27 @@ def test_heterogeneity_with_weights_far_apart_is_the_exact_weighted_sd(monkeypat
         np.testing.assert_allclose(result.heterogeneity[k, 0], exact, rtol=1e-9)
 
 
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-200, 1e-160, 1e160, 1e200])
+def test_equal_weights_of_any_size_give_the_unweighted_heterogeneity(scale):
+    """Only the weights' ratios matter.  Weights near 1e-160 or 1e160 square the weighted sums out of the
+    normal range of doubles; the heterogeneity was then not centred (tiny weights) or 0 everywhere (huge)."""
+    import warnings
+
+    rng = np.random.default_rng(16)
+    X = pd.DataFrame({"x": rng.normal(size=200), "t": rng.integers(0, 5, size=200)})
+
+    def model(d):
+        return d["x"].to_numpy() * d["t"].to_numpy()
+
+    plain = pyale.ale(model, X, "x", n_intervals=6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        weighted = pyale.ale(model, X, "x", n_intervals=6, sample_weight=np.full(200, scale))
+    np.testing.assert_allclose(weighted.effects, plain.effects, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(weighted.heterogeneity[1:], plain.heterogeneity[1:], rtol=1e-9)
+    assert np.all(plain.heterogeneity[1:] > 0.1)
+
 def test_statistics_of_a_linear_effect_by_hand():
     X = _data(11)
     result = pyale.ale(lambda d: 2.0 * d["x1"], X, "x1", n_intervals=10, y=2.0 * X["x1"])

@@ -756,6 +756,18 @@ def test_polars_lazy_errors_are_eager_polars_errors(monkeypatch, label, change, 
     assert _normalised(str(got.value)) == _normalised(str(expected.value), pandas=True)
 
 
+def _text(value):
+    """A polars expression: the same text in every row."""
+    pl = pytest.importorskip("polars")
+    return pl.lit(value)
+
+
+def _list_column():
+    """A polars expression: a list in every row (a column no ALE can read)."""
+    pl = pytest.importorskip("polars")
+    return pl.concat_list([pl.col("x"), pl.col("x")])
+
+
 def _zero_weights_first():
     """A polars expression: weight 0 for the first three rows, 1 after."""
     pl = pytest.importorskip("polars")
@@ -791,6 +803,13 @@ def _zero_weights_first():
     (lambda lf, m: pyale.ale(m, lf.with_columns(w=_zero_weights_first()), "x", sample_weight="w", n_bootstrap=3),
      ValueError, "The 'n_bootstrap' parameter of ale needs every row of a polars LazyFrame to take part, and column "
      "'w' (sample_weight) holds zeros. Drop those rows first (e.g. lf.filter(pl.col('w') > 0))."),
+    (lambda lf, m: pyale.ale(m, lf.with_columns(w=_text("1")), "x", sample_weight="w"), TypeError,
+     "instead; it holds text: convert it to numbers first."),
+    (lambda lf, m: pyale.ale(m, lf.with_columns(w=_text("b")), "x", y="w"), TypeError,
+     "instead; it holds text: convert it to numbers first."),
+    (lambda lf, m: pyale.ale(m, lf.with_columns(w=_list_column()), "cat"), TypeError,
+     "the categorical level ordering can use numeric, boolean, date-time, categorical or string columns only. "
+     "Convert it first (cast it to numbers, date-times or strings where the frame lives), or leave it out of X."),
 ])
 def test_refusals_on_polars_lazy(monkeypatch, call, kind, message):
     lf, _ = polars_lazy(frame(60, seed=12).assign(w=1.0), monkeypatch, 25)

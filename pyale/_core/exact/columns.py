@@ -21,10 +21,25 @@ import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
-__all__ = ["NUMBER_KINDS", "dtype_kind", "block_kind", "numeric_values", "level_codes", "factorize"]
+__all__ = ["NUMBER_KINDS", "dtype_kind", "block_kind", "numeric_values", "level_codes", "factorize",
+           "covariate_kind_error"]
 
 #: Kinds whose values are read as numbers.
 NUMBER_KINDS = ("numeric", "bool", "datetime")
+
+
+def covariate_kind_error(name, dtype, content: str = "", *, pandas: bool = True) -> TypeError:
+    """The error for a column the categorical level ordering cannot use (in memory and on every engine).
+
+    ``content`` says what an ``object`` column holds (``"; it holds bool values"``), where known;
+    ``pandas``: whether the frame is pandas, whose conversions the advice then names.
+    """
+    how = "e.g. pd.to_datetime, pd.to_numeric or .astype(str)" if pandas else (
+        "cast it to numbers, date-times or strings where the frame lives")
+    return TypeError(
+        f"Column {name!r} has dtype {dtype}; the categorical level ordering can use numeric, boolean, "
+        f"date-time, categorical or string columns only{content}. Convert it first ({how}), or leave it out of X."
+    )
 
 
 def dtype_kind(dtype) -> str | None:

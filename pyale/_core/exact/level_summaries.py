@@ -32,7 +32,7 @@ import pandas as pd
 from ..._rbase import r_seq
 from ..._rbase.exact import ExactSums, as_doubles, exact_group_sums
 from ..._engines.base import Engine
-from .columns import NUMBER_KINDS, level_codes, numeric_values, time_ticks
+from .columns import NUMBER_KINDS, covariate_kind_error, level_codes, numeric_values, time_ticks
 from .quantiles import quantiles_type7_of
 from .summaries import column_checks
 from .weighted import smallest_positive_weight, weighted_quantiles_type7_of
@@ -261,10 +261,7 @@ def level_order_summaries(
         elif kind == "categorical":
             categorical.append((name, pd.Index(list(checks[name].categories), dtype=object)))
         else:
-            raise TypeError(
-                f"Column {name!r} has dtype {checks[name].dtype}; the categorical level ordering "
-                "can use numeric, boolean, date-time, categorical or string columns only."
-            )
+            raise covariate_kind_error(name, checks[name].dtype, pandas=engine.in_memory)
     ranks = _time_ranks(engine, feature, [n for n in numeric_names if checks[n].kind == "datetime"])
     if weight is None:
         with_values = [n for n in numeric_names if checks[n].n_finite > 0]

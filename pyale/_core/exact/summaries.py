@@ -75,6 +75,10 @@ class ColumnCheck:
         Sum of the weights of the finite values (weighted checks only).
     category_weights : numpy.ndarray or None
         Sum of the weights per category (weighted checks only).
+    integer_blocks : bool
+        Whether every block that holds rows carried the column with an
+        integer dtype (Dask metadata may say int64 while a partition holds
+        floats, which ``ddf.compute()`` makes float64).
     """
 
     name: object
@@ -95,6 +99,7 @@ class ColumnCheck:
     ordered: bool = False
     finite_weight: float | None = None
     category_weights: np.ndarray | None = None
+    integer_blocks: bool = True
 
     @property
     def n_infinite(self) -> int:
@@ -102,8 +107,8 @@ class ColumnCheck:
 
     @property
     def integer(self) -> bool:
-        """Whether the dtype is an integer dtype."""
-        return pd.api.types.is_integer_dtype(self.dtype)
+        """Whether the column is an integer column: its dtype is, and so was every block's that held rows."""
+        return pd.api.types.is_integer_dtype(self.dtype) and self.integer_blocks
 
     @property
     def levels(self) -> tuple:
@@ -162,6 +167,7 @@ class _Tally:
     categories: dict = field(default_factory=dict)  # offset -> categories of a Categorical block
     counts: dict = field(default_factory=dict)  # level -> rows
     weights: dict = field(default_factory=dict)  # level -> weight
+    integer_blocks: bool = True  # every block with rows had an integer dtype
 
     def __add__(self, other: "_Tally") -> "_Tally":
         categories = dict(self.categories)
@@ -183,6 +189,7 @@ class _Tally:
             categories=categories,
             counts=_add_dicts(self.counts, other.counts),
             weights=_add_dicts(self.weights, other.weights),
+            integer_blocks=self.integer_blocks and other.integer_blocks,
         )
 
 
@@ -262,6 +269,8 @@ def _checks_block(block: pd.DataFrame, offset: int, columns, weight):
         series = block[column]
         kind = dtype_kind(series.dtype)
         tally = _Tally(kind=kind, n_rows=series.shape[0])
+        if series.shape[0] and not pd.api.types.is_integer_dtype(series.dtype):
+            tally.integer_blocks = False
         if kind in NUMBER_KINDS:
             _tally_numbers(tally, series, offset, weights)
         elif kind in ("categorical", None):
@@ -288,6 +297,7 @@ def _finish(name, dtype, tally: _Tally | None, weighted: bool) -> ColumnCheck:
         n_rows=tally.n_rows,
         n_missing=tally.n_missing,
         first_missing=None if tally.first_missing is None else tally.first_missing[0],
+        integer_blocks=tally.integer_blocks,
     )
     if kind in NUMBER_KINDS:
         first = tally.first_infinite
@@ -306,7 +316,7 @@ def _finish(name, dtype, tally: _Tally | None, weighted: bool) -> ColumnCheck:
         return check
     ordered = bool(getattr(dtype, "ordered", False))
     if isinstance(dtype, pd.CategoricalDtype):
-        categories = _categories_in_order(dtype, tally)
+        categories = _categories_in_order(dtype, tally, name)
     else:
         categories = tuple(sorted(tally.counts))  # Python str order: code points
     counts = np.array([tally.counts.get(c, 0) for c in categories], dtype=np.int64)
@@ -318,20 +328,34 @@ def _finish(name, dtype, tally: _Tally | None, weighted: bool) -> ColumnCheck:
     )
 
 
-def _categories_in_order(dtype: pd.CategoricalDtype, tally: _Tally) -> tuple:
+def _categories_in_order(dtype: pd.CategoricalDtype, tally: _Tally, name=None) -> tuple:
     """Known categories as the dtype has them; unknown ones (Dask) united in block order.
 
     The union is the one ``ddf.compute()`` makes: categories of non-empty
     partitions in partition order, each new one appended where first seen.
     It is used too when a block holds categories its declared dtype lacks
     (Dask metadata that does not match the partitions): ``compute()`` unites
-    them, and so must pyale rather than drop those rows.
+    them, and so must pyale rather than drop those rows.  Ordered categories
+    that differ between blocks have no such union (their order would be
+    made up), so they are refused, as ``compute()`` refuses them.
     """
     if not _unknown_categories(dtype):
         known = tuple(dtype.categories.tolist())
         declared = set(known)
         if all(c in declared for cats in tally.categories.values() for c in cats):
             return known
+    if dtype.ordered and len(set(tally.categories.values())) > 1:
+        shown = {}
+        for offset in sorted(tally.categories):
+            shown.setdefault(tally.categories[offset], offset)
+        (first, at_first), (other, at_other) = list(shown.items())[:2]
+        raise ValueError(
+            f"Column {name!r} is an ordered Categorical whose partitions list different categories "
+            f"({list(first)!r} in the partition from row position {at_first}, {list(other)!r} in the one from "
+            f"row position {at_other}): no order of all its levels follows from them (ddf.compute() refuses "
+            "them too). Give every partition the same ordered categories first (e.g. "
+            f"ddf[{name!r}].cat.set_categories([...], ordered=True))."
+        )
     seen: dict = {}
     for offset in sorted(tally.categories):
         for category in tally.categories[offset]:

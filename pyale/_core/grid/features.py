@@ -16,7 +16,7 @@ import pandas as pd
 from pandas.api import types as ptypes
 
 from ..._rbase import note_range
-from ..exact.columns import is_time_dtype, time_ticks
+from ..exact.columns import covariate_kind_error, is_time_dtype, time_ticks
 from .levels import Covariate
 
 __all__ = [
@@ -270,11 +270,7 @@ def read_covariate(series: pd.Series) -> Covariate:
         return Covariate(series.name, False, np.where(np.isfinite(values), values, np.nan))
     if kind == "datetime":
         return Covariate(series.name, False, _time_ranks(series))
-    raise TypeError(
-        f"Column {series.name!r} has dtype {series.dtype}; the categorical level ordering can use "
-        f"numeric, boolean, date-time, categorical or string columns only{_content(series)}. "
-        "Convert it first (e.g. pd.to_datetime, pd.to_numeric or .astype(str)), or leave it out of X."
-    )
+    raise covariate_kind_error(series.name, series.dtype, _content(series))
 
 
 def _time_ranks(series: pd.Series) -> np.ndarray:

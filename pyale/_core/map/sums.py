@@ -64,9 +64,16 @@ class GroupSums:
         if self.squares is None:
             return None
         w = self.weight[:, None]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(w > 0, np.maximum(self.squares - self.centred * self.centred / np.where(w > 0, w, 1.0),
-                                              0.0), 0.0)
+        positive = np.where(w > 0, w, 1.0)
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore", under="ignore"):
+            square = self.centred * self.centred
+            correction = square / positive
+            # Weights far from 1 (1e-170, 1e160: only their ratios matter) square the centred sum out of
+            # the normal range; there, and only there (the doubles elsewhere stay as they were), divide first.
+            lost = ~np.isfinite(correction) | ((np.abs(square) < np.finfo(float).tiny) & (self.centred != 0))
+            if lost.any():
+                correction = np.where(lost, self.centred * (self.centred / positive), correction)
+            return np.where(w > 0, np.maximum(self.squares - correction, 0.0), 0.0)
 
     def __add__(self, other: "GroupSums") -> "GroupSums":
         if other is None:

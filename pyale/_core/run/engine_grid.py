@@ -350,7 +350,7 @@ class EngineData:
         if check.kind == "bool":
             raise TypeError(f"{intro} ({check.n_rows}). Got booleans instead.")
         if check.kind != "numeric":
-            raise TypeError(f"{intro} ({check.n_rows}). Got values of dtype {check.dtype} instead.")
+            raise TypeError(f"{intro} ({check.n_rows}). Got values of dtype {check.dtype} instead{_to_numbers(check)}.")
         if check.n_missing or check.n_infinite or (check.minimum is not None and check.minimum < 0):
             count, position, row = first_where(self.engine, _Test(name, "bad weight"))
             value = float(numeric_values(row[name])[0])
@@ -411,7 +411,7 @@ class EngineData:
         with np.errstate(over="ignore"):
             if not np.isfinite(high - low):
                 raise overflow_error(label, low, high)
-        integer = ptypes.is_integer_dtype(check.dtype)
+        integer = check.integer  # every block's dtype too: Dask's metadata may say int64 over float partitions
         if integer and max(-low, high) > 2.0**53:
             count, position, row = first_where(self.engine, _Test(name, "rounded", self.keep))
             if count:
@@ -661,7 +661,7 @@ def response_column(data: EngineData, y, *, caller: str, param: str = "y"):
     if check.kind == "bool":
         raise TypeError(f"{what} Got booleans instead.")
     if check.kind != "numeric":
-        raise TypeError(f"{what} Got values of dtype {check.dtype} instead.")
+        raise TypeError(f"{what} Got values of dtype {check.dtype} instead{_to_numbers(check)}.")
     if check.n_missing or check.n_infinite:
         count, position, row = first_where(data.engine, _NotFinite(y))
         raise ValueError(
@@ -679,3 +679,8 @@ class _NotFinite:
 
     def __call__(self, block):
         return ~np.isfinite(block[self.column].to_numpy(dtype=float, na_value=np.nan))
+
+
+def _to_numbers(check) -> str:
+    """What a message adds for a text column where numbers are needed."""
+    return "; it holds text: convert it to numbers first" if check.kind == "categorical" else ""
