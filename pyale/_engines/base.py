@@ -47,8 +47,8 @@ class Engine:
     name : str
         How messages name the data (e.g. ``"Dask DataFrame"``).
     collect : str
-        How a user brings the rows into memory as pandas (e.g.
-        ``"X.compute()"``), for messages that suggest it.
+        How a user brings the rows into memory as a frame pyale reads there
+        (e.g. ``"X.compute()"``), for messages that suggest it.
     keep_positive_hint : str
         How a user keeps the rows of positive weight, ``{column!r}`` the
         weight column (see :meth:`keep_positive`).
@@ -58,7 +58,7 @@ class Engine:
     columns: pd.Index
     dtypes: pd.Series
     name: str = "data frame"
-    collect: str = "collect its rows into a pandas DataFrame"
+    collect: str = "a pandas DataFrame of its rows"
     keep_positive_hint: str = "keep only the rows where {column!r} > 0"
 
     def keep_positive(self, column) -> str:

@@ -44,7 +44,7 @@ __all__ = ["COLLECT", "KEEP_POSITIVE", "DaskEngine", "FAN_IN", "ENGINE", "NAME",
 
 #: How messages name the data this engine computes on.
 NAME = "Dask DataFrame"
-#: How a user brings such a frame into memory as pandas (messages suggest it).
+#: How a user brings such a frame into memory, as a frame pyale reads there (messages suggest it).
 COLLECT = "X.compute()"
 #: How a user keeps the rows of positive weight, ``{column!r}`` the weight column (messages suggest it).
 KEEP_POSITIVE = "ddf[ddf[{column!r}] > 0]"

@@ -71,7 +71,7 @@ __all__ = ["COLLECT", "KEEP_POSITIVE", "BYTES_PER_BLOCK", "ENGINE", "NAME", "MOD
 
 #: How messages name the data this engine computes on.
 NAME = "polars LazyFrame"
-#: How a user brings such a frame into memory as pandas (messages suggest it).
+#: How a user brings such a frame into memory, as a frame pyale reads there (messages suggest it).
 COLLECT = "X.collect()"
 #: How a user keeps the rows of positive weight, ``{column!r}`` the weight column (messages suggest it).
 KEEP_POSITIVE = "lf.filter(pl.col({column!r}) > 0)"

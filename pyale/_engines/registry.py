@@ -9,7 +9,7 @@ other engine is one module listed in :data:`ENGINES` that declares
   computes on; ``owns(obj)``: whether it is any object of that kind (a Dask
   Series, a Spark Column: refused by name where a frame is expected);
 * ``NAME``: how messages name such a frame; ``COLLECT`` and
-  ``KEEP_POSITIVE``: how a user brings it into pandas and keeps the rows of
+  ``KEEP_POSITIVE``: how a user brings it into memory and keeps the rows of
   positive weight, in its library's words (messages suggest them);
   ``drop(data, column)``: the frame without a column;
 * ``ENGINE``: the :class:`~.base.Engine` class, built from the frame.
@@ -72,7 +72,7 @@ def engine_name(data: object) -> str:
 
 
 def collect_hint(data: object) -> str:
-    """How a user brings an engine's data frame into memory as pandas (e.g. ``"X.compute()"``)."""
+    """How a user brings an engine's data frame into memory, as a frame pyale reads there (e.g. ``"X.compute()"``)."""
     return _accepting(data).COLLECT
 
 

@@ -55,7 +55,7 @@ __all__ = ["COLLECT", "KEEP_POSITIVE", "SparkEngine", "ROWS_PER_BLOCK", "ENGINE"
 
 #: How messages name the data this engine computes on.
 NAME = "Spark DataFrame"
-#: How a user brings such a frame into memory as pandas (messages suggest it).
+#: How a user brings such a frame into memory, as a frame pyale reads there (messages suggest it).
 COLLECT = "X.toPandas()"
 #: How a user keeps the rows of positive weight, ``{column!r}`` the weight column (messages suggest it).
 KEEP_POSITIVE = "df.filter(df[{column!r}] > 0)"

@@ -225,13 +225,28 @@ def test_dask_engine_ordered_categories_that_differ_between_partitions_are_refus
         return pd.DataFrame({"g": pd.Categorical(values, categories=categories, ordered=True),
                              "x": np.arange(len(values), dtype=float)})
 
+    import pyale
+
     order = ["high", "mid", "low"]
     parts = [part(["mid", "low", "mid"], ["mid", "low"]), part(["high", "low"], order)]
-    ddf = dask_dataframe.from_delayed([delayed(p) for p in parts], meta=parts[0].iloc[:0], verify_meta=False)
-    with pytest.raises(ValueError, match=re.escape(
-            "Column 'g' is an ordered Categorical whose partitions list different categories (['mid', 'low'] in "
-            "the partition from row position 0, ['high', 'mid', 'low'] in the one from row position 3)")):
-        column_checks(DaskEngine(ddf, scheduler="threads"))
+    message = re.escape("Column 'g' is an ordered Categorical whose partitions list different categories (['mid', "
+                        "'low'] in the partition from row position 0, ['high', 'mid', 'low'] in the one from row "
+                        "position 3)")
+
+    def model(d):
+        return d["x"].to_numpy() + (d["g"].astype(object) == "high").to_numpy() * 2.0
+
+    for unknown in (False, True):
+        ddf = dask_dataframe.from_delayed([delayed(p) for p in parts], meta=parts[0].iloc[:0], verify_meta=False)
+        if unknown:
+            ddf = ddf.assign(g=ddf["g"].cat.as_unknown())
+        assert re.match(message, column_checks(DaskEngine(ddf, scheduler="threads"))["g"].ordered_conflict)
+        with pytest.raises(ValueError, match=message):
+            pyale.ale(model, ddf, "g")
+        with pytest.raises(ValueError, match=message):
+            pyale.ale(model, ddf, ("g", "x"))
+        # Another feature of the same frame: the column is only cast to one dtype for the model.
+        assert pyale.ale(model, ddf, "x", n_intervals=2).counts.sum() == 5
     same = [part(["mid", "low", "mid"], order), part(["high", "low"], order)]
     ddf = dask_dataframe.from_delayed([delayed(p) for p in same], meta=same[0].iloc[:0], verify_meta=False)
     check = column_checks(DaskEngine(ddf, scheduler="threads"))["g"]
@@ -261,6 +276,12 @@ def test_dask_engine_reads_integer_columns_off_the_partitions_not_the_metadata(d
     assert got.grid[0][-1] == 49.5
     assert_array_equal(got.counts, expected.counts)
     np.testing.assert_allclose(got.effects, expected.effects, rtol=0, atol=1e-12)
+    # The reverse: metadata that says float64 over integer partitions; ddf.compute() gives int64.
+    floats = dask_dataframe.from_delayed([delayed(first), delayed(first.iloc[::-1])],
+                                         meta=first.iloc[:0].astype({"t": float}), verify_meta=False)
+    assert floats.dtypes["t"] == np.float64 and floats.compute().dtypes["t"] == np.int64
+    assert_array_equal(pyale.ale(model, floats, "t", conventions="iml", n_intervals=7).grid[0],
+                       pyale.ale(model, floats.compute(), "t", conventions="iml", n_intervals=7).grid[0])
     whole = pd.concat([first, first.iloc[:0]])  # every partition integer: still an integer column
     ints = dask_dataframe.from_pandas(whole, npartitions=2)
     assert_array_equal(pyale.ale(model, ints, "t", conventions="iml", n_intervals=7).grid[0],

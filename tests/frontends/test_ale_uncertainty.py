@@ -290,3 +290,22 @@ def test_a_weight_column_of_text_is_refused():
     X = _data(0).assign(w="1.0")
     with pytest.raises(TypeError, match=re.escape("Got text (e.g. ['1.0']) instead")):
         pyale.ale(model, X, "x1", sample_weight="w")
+
+
+def test_the_spread_of_ordinary_weights_is_the_same_double_as_before():
+    """The spread divides before squaring only where the square leaves the normal range: with weights and
+    values of ordinary size every double is the plain formula's, squares - centred * centred / weight."""
+    from pyale._core.map.sums import GroupSums
+
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        groups, outputs = int(rng.integers(1, 30)), int(rng.integers(1, 3))
+        weight = rng.uniform(1e-5, 1e5, size=groups) * (rng.random(groups) > 0.1)
+        centred = rng.normal(size=(groups, outputs)) * 10.0 ** rng.integers(-20, 20, size=(groups, 1))
+        squares = centred * centred / np.where(weight > 0, weight, 1.0)[:, None] * rng.uniform(1, 3, (groups, 1))
+        sums = GroupSums(rows=np.ones(groups), weight=weight, total=np.zeros((groups, outputs)),
+                         reference=np.zeros((groups, outputs)), centred=centred, squares=squares)
+        w = weight[:, None]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            plain = np.where(w > 0, np.maximum(squares - centred * centred / np.where(w > 0, w, 1.0), 0.0), 0.0)
+        assert np.array_equal(sums.spread, plain)

@@ -777,7 +777,7 @@ def _zero_weights_first():
 @pytest.mark.parametrize("call, kind, message", [
     (lambda lf, m: pyale.ale(m, lf, "x", conventions="ale"), ValueError,
      "The 'conventions' parameter of ale cannot be 'ale' (R's ale package) for a polars LazyFrame: those rules run "
-     "in memory only."),
+     "in memory only. Use 'aleplot' or 'iml', or collect the rows into memory first (X.collect())."),
     (lambda lf, m: pyale.model_bootstrap(lambda a, b: m, lf, np.ones(60), "x", n_bootstrap=2), TypeError,
      "The 'X' parameter of model_bootstrap is a polars LazyFrame: model_bootstrap refits the model on resamples of "
      "X, which it hands to fit as pandas frames, so X must fit in memory. Pass X.collect(), or use "
@@ -799,7 +799,8 @@ def _zero_weights_first():
      "aligned with its partitions). Got ndarray instead."),
     (lambda lf, m: FeatureEffect(Predictor(predict_function=m, data=lf), "x", method="ice"), ValueError,
      "The 'method' parameter of FeatureEffect is 'ice': ICE gives one curve per row, as large as the data, so pyale "
-     "does not compute it on a polars LazyFrame."),
+     "does not compute it on a polars LazyFrame. Use method='pdp' or 'ale', or collect the rows you want curves of "
+     "into memory (a sample of them, then X.collect())."),
     (lambda lf, m: pyale.ale(m, lf.with_columns(w=_zero_weights_first()), "x", sample_weight="w", n_bootstrap=3),
      ValueError, "The 'n_bootstrap' parameter of ale needs every row of a polars LazyFrame to take part, and column "
      "'w' (sample_weight) holds zeros. Drop those rows first (e.g. lf.filter(pl.col('w') > 0))."),

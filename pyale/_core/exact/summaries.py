@@ -78,7 +78,13 @@ class ColumnCheck:
     integer_blocks : bool
         Whether every block that holds rows carried the column with an
         integer dtype (Dask metadata may say int64 while a partition holds
-        floats, which ``ddf.compute()`` makes float64).
+        floats, which ``ddf.compute()`` makes float64, or float64 over integer
+        partitions, which it makes int64).
+    ordered_conflict : str
+        For an ordered Categorical whose blocks list different categories:
+        why no order of all its levels follows from them (empty otherwise).
+        ``categories`` are then united in block order, so that every block
+        can carry one dtype, but the column cannot be a feature.
     """
 
     name: object
@@ -100,6 +106,7 @@ class ColumnCheck:
     finite_weight: float | None = None
     category_weights: np.ndarray | None = None
     integer_blocks: bool = True
+    ordered_conflict: str = ""
 
     @property
     def n_infinite(self) -> int:
@@ -107,8 +114,9 @@ class ColumnCheck:
 
     @property
     def integer(self) -> bool:
-        """Whether the column is an integer column: its dtype is, and so was every block's that held rows."""
-        return pd.api.types.is_integer_dtype(self.dtype) and self.integer_blocks
+        """Whether the column is an integer column, as ``compute()`` would type it: every block that held rows
+        carried an integer dtype (the declared dtype where no block held rows)."""
+        return self.integer_blocks if self.n_rows else pd.api.types.is_integer_dtype(self.dtype)
 
     @property
     def levels(self) -> tuple:
@@ -315,8 +323,9 @@ def _finish(name, dtype, tally: _Tally | None, weighted: bool) -> ColumnCheck:
     if kind != "categorical":
         return check
     ordered = bool(getattr(dtype, "ordered", False))
+    conflict = ""
     if isinstance(dtype, pd.CategoricalDtype):
-        categories = _categories_in_order(dtype, tally, name)
+        categories, conflict = _categories_in_order(dtype, tally, name)
     else:
         categories = tuple(sorted(tally.counts))  # Python str order: code points
     counts = np.array([tally.counts.get(c, 0) for c in categories], dtype=np.int64)
@@ -324,12 +333,14 @@ def _finish(name, dtype, tally: _Tally | None, weighted: bool) -> ColumnCheck:
     if weighted:
         weights = np.array([float(as_doubles(tally.weights.get(c, 0.0))) for c in categories], dtype=float)
     return replace(
-        check, categories=categories, category_counts=counts, ordered=ordered, category_weights=weights
+        check, categories=categories, category_counts=counts, ordered=ordered, category_weights=weights,
+        ordered_conflict=conflict,
     )
 
 
-def _categories_in_order(dtype: pd.CategoricalDtype, tally: _Tally, name=None) -> tuple:
-    """Known categories as the dtype has them; unknown ones (Dask) united in block order.
+def _categories_in_order(dtype: pd.CategoricalDtype, tally: _Tally, name=None) -> tuple[tuple, str]:
+    """Known categories as the dtype has them; unknown ones (Dask) united in block order; and, for ordered
+    categories that differ between blocks, why the column cannot be a feature (empty otherwise).
 
     The union is the one ``ddf.compute()`` makes: categories of non-empty
     partitions in partition order, each new one appended where first seen.
@@ -337,19 +348,22 @@ def _categories_in_order(dtype: pd.CategoricalDtype, tally: _Tally, name=None) -
     (Dask metadata that does not match the partitions): ``compute()`` unites
     them, and so must pyale rather than drop those rows.  Ordered categories
     that differ between blocks have no such union (their order would be
-    made up), so they are refused, as ``compute()`` refuses them.
+    made up), so such a column is refused as a feature, as ``compute()``
+    refuses it; as another column of X it is only cast to the union, so that
+    the model sees one dtype in every block.
     """
     if not _unknown_categories(dtype):
         known = tuple(dtype.categories.tolist())
         declared = set(known)
         if all(c in declared for cats in tally.categories.values() for c in cats):
-            return known
+            return known, ""
+    conflict = ""
     if dtype.ordered and len(set(tally.categories.values())) > 1:
         shown = {}
         for offset in sorted(tally.categories):
             shown.setdefault(tally.categories[offset], offset)
         (first, at_first), (other, at_other) = list(shown.items())[:2]
-        raise ValueError(
+        conflict = (
             f"Column {name!r} is an ordered Categorical whose partitions list different categories "
             f"({list(first)!r} in the partition from row position {at_first}, {list(other)!r} in the one from "
             f"row position {at_other}): no order of all its levels follows from them (ddf.compute() refuses "
@@ -360,7 +374,7 @@ def _categories_in_order(dtype: pd.CategoricalDtype, tally: _Tally, name=None) -
     for offset in sorted(tally.categories):
         for category in tally.categories[offset]:
             seen.setdefault(category, None)
-    return tuple(seen)
+    return tuple(seen), conflict
 
 
 def _unknown_categories(dtype: pd.CategoricalDtype) -> bool:

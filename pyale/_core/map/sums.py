@@ -65,8 +65,9 @@ class GroupSums:
             return None
         w = self.weight[:, None]
         positive = np.where(w > 0, w, 1.0)
-        with np.errstate(invalid="ignore", divide="ignore", over="ignore", under="ignore"):
+        with np.errstate(over="ignore", under="ignore"):  # a square out of range is redone below
             square = self.centred * self.centred
+        with np.errstate(invalid="ignore", divide="ignore"):  # (outputs that overflow still warn there)
             correction = square / positive
             # Weights far from 1 (1e-170, 1e160: only their ratios matter) square the centred sum out of
             # the normal range; there, and only there (the doubles elsewhere stay as they were), divide first.

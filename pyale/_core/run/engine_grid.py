@@ -402,6 +402,8 @@ class EngineData:
             position, _ = self.position("missing", name)
             raise missing_error(label, check.n_missing, f"row position {position}")
         if check.kind == "categorical":
+            if check.ordered_conflict:
+                raise ValueError(check.ordered_conflict)
             return Feature(name=name, categorical=True, levels=check.levels, ordered=check.ordered)
         if check.n_infinite:
             position, row = self.position("infinite", name)
@@ -682,5 +684,8 @@ class _NotFinite:
 
 
 def _to_numbers(check) -> str:
-    """What a message adds for a text column where numbers are needed."""
-    return "; it holds text: convert it to numbers first" if check.kind == "categorical" else ""
+    """What a message adds for a text or categorical column where numbers are needed."""
+    if check.kind != "categorical":
+        return ""
+    what = "categories" if isinstance(check.dtype, pd.CategoricalDtype) else "text"
+    return f"; it holds {what}: convert it to numbers first"

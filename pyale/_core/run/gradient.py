@@ -255,7 +255,7 @@ def rhale_plans(planned: list, X: pd.DataFrame, weights, *, engine_data, convent
     if engine_data is not None and binning is not None and method != "gradient":
         raise ValueError(
             f"The binning option of {caller_name} chooses intervals from secants on in-memory frames only; on "
-            f"this frame use it with method='gradient', or collect the rows into pandas first "
+            f"this frame use it with method='gradient', or collect the rows into memory first "
             f"({engine_data.rows.collect})."
         )
     refusal = CONVENTIONS[conventions].no_derivatives

@@ -23,6 +23,7 @@ from ..._core.map.bootstrap import CHUNK
 from ..._core.run.gradient import METHODS, GradientRule, SearchedAxis, rhale_plans
 from ..._core.map.jacobians import array_model
 from ..._core.conventions import CONVENTIONS
+from ..._core.conventions.alepkg import AlePackageConvention
 from ..._core.reduce.stats import Normaliser
 from ..._core.map.calls import ModelCaller, PredictionError
 from ..._core.grid.features import Feature, column_kind, require_intervals, require_levels
@@ -45,6 +46,12 @@ from ..._engines import is_engine_frame
 __all__ = ["ale", "ALEResult"]
 
 _CALLER = "ale"
+
+
+def _alepkg_rules(conventions: str) -> bool:
+    """Whether ``conventions`` names R's ale rules (or a variant of them), whose plans ``pyale.ALE``'s front-end
+    builds (:mod:`pyale._frontends.alepkg.plans`)."""
+    return isinstance(CONVENTIONS[conventions], AlePackageConvention)
 
 
 # ----------------------------------------------------------------------------- the plans
@@ -577,14 +584,16 @@ class _Job:
             n_intervals = {size: auto_intervals(data.n_rows, default, pair=size == 2) for size in (1, 2)}
         options = [(grid, level_order) if not self.many else _options_for(X, entry, grid, level_order)
                    for entry in entries]
-        if self.conventions == "ale":  # R's ale rules: pyale._frontends.alepkg.plans builds the plans
+        if _alepkg_rules(self.conventions):  # R's ale rules: pyale._frontends.alepkg.plans builds the plans
             if not data.engine.in_memory:
                 raise ValueError(
-                    f"The 'conventions' parameter of {caller_name} cannot be 'ale' (R's ale package) for a "
-                    f"{data.engine.name}: those rules run in memory only. Use 'aleplot' or 'iml', or collect "
-                    "the rows into pandas first."
+                    f"The 'conventions' parameter of {caller_name} cannot be {self.conventions!r} (R's ale "
+                    f"package) for a {data.engine.name}: those rules run in memory only. Use 'aleplot' or 'iml', "
+                    f"or collect the rows into memory first ({data.engine.collect})."
                 )
             check_ale_options(grid, weights, caller=caller_name)
+            if not auto and n_intervals is None:  # the convention's own default (ale's: 9, max_num_bins = 10)
+                n_intervals = CONVENTIONS[self.conventions].default_intervals
             self.planned = [ale_plan(X, entry, n_intervals[len(entry)] if auto else n_intervals,
                                      level_order if not self.many else option[1], caller=caller_name)
                             for entry, option in zip(entries, options)]
@@ -747,7 +756,7 @@ def _ordered_by_similarity(X: pd.DataFrame, entry, level_order, conventions: str
             return False
         if isinstance(column.dtype, pd.CategoricalDtype) and column.dtype.ordered:
             return False
-        return not (conventions == "ale" and column.nunique() <= 2)
+        return not (_alepkg_rules(conventions) and column.nunique() <= 2)
 
     return tuple(by_similarity(name) for name in entry)
 

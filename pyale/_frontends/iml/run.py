@@ -206,7 +206,7 @@ def pd_run(effect, data) -> pd.DataFrame:
         raise ValueError(
             f"The 'method' parameter of {_CALLER} is {effect.method!r}: ICE gives one curve per row, as large as "
             f"the data, so pyale does not compute it on a {data.engine.name}. Use method='pdp' or 'ale', or "
-            f"collect the rows you want curves of into pandas (a sample of them, then {data.engine.collect})."
+            f"collect the rows you want curves of into memory (a sample of them, then {data.engine.collect})."
         )
     user = [effect.grid_points] if effect.n_features == 1 else (effect.grid_points or [None, None])
     effect._check_pd_size(user)

@@ -16,6 +16,7 @@ import pytest
 import pyale
 from pyale._cli.command import build_parser
 from pyale._core.conventions import CONVENTIONS
+from pyale._core.conventions.alepkg import AlePackageConvention
 from pyale._core.conventions.aleplot import ALEPlotConvention
 from pyale._core.conventions.iml import ImlConvention
 
@@ -36,9 +37,17 @@ class Iml10(ImlConvention):
     default_intervals = 10
 
 
+class Ale5(AlePackageConvention):
+    """R's ale rules with 5 intervals by default (its plans come from pyale.ALE's front-end, as ale's do)."""
+
+    name = "ale5"
+    label = "ale 0.5.0, 5 intervals"
+    default_intervals = 5
+
+
 @pytest.fixture
 def registered(monkeypatch):
-    for convention in (Coarse(), Iml10()):
+    for convention in (Coarse(), Iml10(), Ale5()):
         monkeypatch.setitem(CONVENTIONS, convention.name, convention)
 
 
@@ -65,6 +74,13 @@ def test_a_registered_convention_serves_ale_with_its_own_defaults(registered, fe
     X = _data()
     _same(pyale.ale(_model, X, features, conventions="coarse"),
           pyale.ale(_model, X, features, conventions="aleplot", n_intervals=10))
+
+
+@pytest.mark.parametrize("features", ["x", "cat"])
+def test_a_variant_of_r_ale_rules_is_served_by_their_front_end(registered, features):
+    X = _data()
+    _same(pyale.ale(_model, X, features, conventions="ale5"),
+          pyale.ale(_model, X, features, conventions="ale", n_intervals=5))
 
 
 def test_a_variant_keeps_its_base_conventions_pair_rules(registered):
