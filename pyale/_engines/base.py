@@ -61,6 +61,10 @@ class Engine:
     collect: str = "a pandas DataFrame of its rows"
     keep_positive_hint: str = "keep only the rows where {column!r} > 0"
 
+    def _speaks_as(self, engine: "Engine") -> None:
+        """Messages name this engine's data as ``engine``'s (for engines that wrap another)."""
+        self.name, self.collect, self.keep_positive_hint = engine.name, engine.collect, engine.keep_positive_hint
+
     def keep_positive(self, column) -> str:
         """How to keep the rows where ``column`` is positive, in the words of this engine's library."""
         return self.keep_positive_hint.format(column=column)

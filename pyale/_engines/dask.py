@@ -40,14 +40,10 @@ from .base import Engine, add_results
 from .base import DataChangedError
 from .shipping import pickled, unpickled
 
-__all__ = ["COLLECT", "KEEP_POSITIVE", "DaskEngine", "FAN_IN", "ENGINE", "NAME", "MODULES", "accepts", "drop", "owns"]
+__all__ = ["DaskEngine", "FAN_IN", "ENGINE", "NAME", "MODULES", "accepts", "drop", "owns"]
 
 #: How messages name the data this engine computes on.
 NAME = "Dask DataFrame"
-#: How a user brings such a frame into memory, as a frame pyale reads there (messages suggest it).
-COLLECT = "X.compute()"
-#: How a user keeps the rows of positive weight, ``{column!r}`` the weight column (messages suggest it).
-KEEP_POSITIVE = "ddf[ddf[{column!r}] > 0]"
 #: How the modules of Dask's types begin (``dask``, ``dask_expr``; read off an object's type: nothing is imported).
 MODULES = ("dask",)
 
@@ -112,8 +108,8 @@ class DaskEngine(Engine):
     """
 
     name = NAME
-    collect = COLLECT
-    keep_positive_hint = KEEP_POSITIVE
+    collect = "X.compute()"
+    keep_positive_hint = "ddf[ddf[{column!r}] > 0]"
 
     def __init__(self, ddf, *, scheduler=None):
         self.ddf = ddf

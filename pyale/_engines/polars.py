@@ -66,15 +66,11 @@ from .._threads import num_threads
 from .base import Engine, add_results
 from .base import DataChangedError
 
-__all__ = ["COLLECT", "KEEP_POSITIVE", "BYTES_PER_BLOCK", "ENGINE", "NAME", "MODULES", "PolarsLazyEngine", "ROWS_PER_BLOCK", "accepts",
+__all__ = ["BYTES_PER_BLOCK", "ENGINE", "NAME", "MODULES", "PolarsLazyEngine", "ROWS_PER_BLOCK", "accepts",
            "block_rows", "drop", "owns"]
 
 #: How messages name the data this engine computes on.
 NAME = "polars LazyFrame"
-#: How a user brings such a frame into memory, as a frame pyale reads there (messages suggest it).
-COLLECT = "X.collect()"
-#: How a user keeps the rows of positive weight, ``{column!r}`` the weight column (messages suggest it).
-KEEP_POSITIVE = "lf.filter(pl.col({column!r}) > 0)"
 #: How the modules of polars' types begin (read off an object's type: nothing is imported).
 MODULES = ("polars.",)
 #: Rows per block handed to the function, at most (a multiple of the bootstrap's chunk, 4096 rows).
@@ -205,8 +201,8 @@ class PolarsLazyEngine(Engine):
     """
 
     name = NAME
-    collect = COLLECT
-    keep_positive_hint = KEEP_POSITIVE
+    collect = "X.collect()"
+    keep_positive_hint = "lf.filter(pl.col({column!r}) > 0)"
 
     def __init__(self, lf, *, rows_per_block: int | None = None):
         self.lf = lf

@@ -8,11 +8,12 @@ other engine is one module listed in :data:`ENGINES` that declares
 * ``accepts(data)``: whether an object of those modules is a data frame it
   computes on; ``owns(obj)``: whether it is any object of that kind (a Dask
   Series, a Spark Column: refused by name where a frame is expected);
-* ``NAME``: how messages name such a frame; ``COLLECT`` and
-  ``KEEP_POSITIVE``: how a user brings it into memory and keeps the rows of
-  positive weight, in its library's words (messages suggest them);
-  ``drop(data, column)``: the frame without a column;
-* ``ENGINE``: the :class:`~.base.Engine` class, built from the frame.
+* ``NAME``: how messages name such a frame; ``drop(data, column)``: the frame
+  without a column;
+* ``ENGINE``: the :class:`~.base.Engine` class, built from the frame; its
+  ``collect`` and ``keep_positive_hint`` say, in its library's words, how a
+  user brings the frame into memory and keeps the rows of positive weight
+  (messages suggest them).
 
 The engine modules import their libraries only inside the functions that
 use them, so importing them here imports no Dask, Spark or polars.  Adding
@@ -73,7 +74,7 @@ def engine_name(data: object) -> str:
 
 def collect_hint(data: object) -> str:
     """How a user brings an engine's data frame into memory, as a frame pyale reads there (e.g. ``"X.compute()"``)."""
-    return _accepting(data).COLLECT
+    return _accepting(data).ENGINE.collect
 
 
 def drop_column(data: object, column) -> object:

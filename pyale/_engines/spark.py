@@ -51,14 +51,10 @@ from .base import Engine, add_results
 from .base import DataChangedError
 from .shipping import WorkerImportError, pickled, unpickled
 
-__all__ = ["COLLECT", "KEEP_POSITIVE", "SparkEngine", "ROWS_PER_BLOCK", "ENGINE", "NAME", "MODULES", "accepts", "drop", "owns"]
+__all__ = ["SparkEngine", "ROWS_PER_BLOCK", "ENGINE", "NAME", "MODULES", "accepts", "drop", "owns"]
 
 #: How messages name the data this engine computes on.
 NAME = "Spark DataFrame"
-#: How a user brings such a frame into memory, as a frame pyale reads there (messages suggest it).
-COLLECT = "X.toPandas()"
-#: How a user keeps the rows of positive weight, ``{column!r}`` the weight column (messages suggest it).
-KEEP_POSITIVE = "df.filter(df[{column!r}] > 0)"
 #: How the modules of Spark's types begin (read off an object's type: nothing is imported).
 MODULES = ("pyspark",)
 
@@ -232,8 +228,8 @@ class SparkEngine(Engine):
     """
 
     name = NAME
-    collect = COLLECT
-    keep_positive_hint = KEEP_POSITIVE
+    collect = "X.toPandas()"
+    keep_positive_hint = "df.filter(df[{column!r}] > 0)"
 
     def __init__(self, df, *, rows_per_block: int = ROWS_PER_BLOCK):
         self.df = df

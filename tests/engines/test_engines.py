@@ -773,19 +773,22 @@ def test_each_engine_says_in_its_own_words_how_to_collect_and_filter(module):
     import importlib
 
     from pyale._core.run.engine_grid import CategoryTyped, FilteredEngine
+    from pyale._engines.base import Engine
     from pyale._engines.registry import ENGINES
 
     engine = importlib.import_module(f"pyale._engines.{module}")
     assert engine in ENGINES
-    assert engine.ENGINE.collect == engine.COLLECT and engine.COLLECT.startswith("X.")
-    assert engine.ENGINE.keep_positive_hint == engine.KEEP_POSITIVE
-    shown = engine.KEEP_POSITIVE.format(column="w")
+    declared = engine.ENGINE
+    assert declared.collect != Engine.collect and declared.collect.startswith("X.")
+    assert declared.keep_positive_hint != Engine.keep_positive_hint
+    shown = declared.keep_positive_hint.format(column="w")
     assert "'w'" in shown and "> 0" in shown
 
     inner = PandasEngine(pd.DataFrame({"w": [1.0]}))
-    inner.collect, inner.keep_positive_hint = engine.COLLECT, engine.KEEP_POSITIVE
+    inner.name, inner.collect, inner.keep_positive_hint = declared.name, declared.collect, declared.keep_positive_hint
     for wrapped in (CategoryTyped(inner, {}), FilteredEngine(inner, lambda b: b["w"] > 0, ["w"])):
-        assert wrapped.collect == engine.COLLECT and wrapped.keep_positive("w") == shown
+        assert wrapped.name == declared.name
+        assert wrapped.collect == declared.collect and wrapped.keep_positive("w") == shown
 
 
 def test_collect_hint_names_the_engine_of_a_frame():

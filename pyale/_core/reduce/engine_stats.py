@@ -58,8 +58,8 @@ class PredictionEngine(Engine):
     """
 
     def __init__(self, rows: Engine, caller, n_outputs: int, weight=None):
-        self.base, self.caller, self.weight, self.name = rows, caller, weight, rows.name
-        self.collect, self.keep_positive_hint = rows.collect, rows.keep_positive_hint
+        self.base, self.caller, self.weight = rows, caller, weight
+        self._speaks_as(rows)
         names = [f"output {j}" for j in range(n_outputs)]
         self.names = names
         self.columns = pd.Index(names + ([] if weight is None else [weight]))

@@ -106,8 +106,8 @@ class FilteredEngine(Engine):
 
     def __init__(self, engine: Engine, keep: Callable, keep_columns: Sequence):
         self.engine, self.keep, self.keep_columns = engine, keep, list(keep_columns)
-        self.columns, self.dtypes, self.name = engine.columns, engine.dtypes, engine.name
-        self.collect, self.keep_positive_hint = engine.collect, engine.keep_positive_hint
+        self.columns, self.dtypes = engine.columns, engine.dtypes
+        self._speaks_as(engine)
 
     def map_reduce(self, func, combine=add_results, *, columns=None):
         wanted = None if columns is None else list(dict.fromkeys([*columns, *self.keep_columns]))
@@ -133,8 +133,8 @@ class CategoryTyped(Engine):
 
     def __init__(self, engine: Engine, dtypes: dict):
         self.engine, self.categorical = engine, dict(dtypes)
-        self.columns, self.name = engine.columns, engine.name
-        self.collect, self.keep_positive_hint = engine.collect, engine.keep_positive_hint
+        self.columns = engine.columns
+        self._speaks_as(engine)
         self.dtypes = engine.dtypes.copy()
         for name, dtype in self.categorical.items():
             self.dtypes[name] = dtype
